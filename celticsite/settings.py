@@ -1,0 +1,3 @@
+"""Placeholder: replaced by the full environment-driven settings."""
+SECRET_KEY = "dev-only"
+INSTALLED_APPS: list[str] = []
