@@ -1,0 +1,1 @@
+"""The Celtic! world ranking: Elo and Glicko-2 ratings from every rated result."""
