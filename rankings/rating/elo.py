@@ -9,6 +9,7 @@ kept at full float precision; rounding is for display only.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 
@@ -44,7 +45,7 @@ class EloState:
 def expected_score(*, own: float, opponent: float, max_diff: float = 400.0) -> float:
     """E = 1 / (1 + 10^(d/400)) with d = opponent - own clipped to [-max_diff, max_diff]."""
     diff = min(max(opponent - own, -max_diff), max_diff)
-    return 1.0 / (1.0 + 10.0 ** (diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, diff / 400.0))
 
 
 def k_factor(*, state: EloState, params: EloParams) -> float:
