@@ -1,0 +1,3 @@
+from celticsite.celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,3 +1,243 @@
-"""Placeholder: replaced by the full environment-driven settings."""
-SECRET_KEY = "dev-only"
-INSTALLED_APPS: list[str] = []
+"""Settings, read from the environment with embedded defaults.
+
+With no environment at all the site runs for development: SQLite under ``var/``, Celery on
+kombu's filesystem transport (no Redis server), email printed to the console. Set
+``DJANGO_ENV=production`` for the hardened profile that passes ``manage.py check --deploy``.
+Every variable is listed in docs/CONFIGURATION.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("CELTIC_VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off", ""}:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r}: expected true/false (1/0, yes/no, on/off)")
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+PRODUCTION = os.environ.get("DJANGO_ENV", "development") == "production"
+DEBUG = env_bool("DJANGO_DEBUG", not PRODUCTION)
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production")
+    SECRET_KEY = "development-only-key-never-used-in-production-" + "x" * 20
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "accounts",
+    "moderation",
+    "games",
+    "rankings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "celticsite.urls"
+WSGI_APPLICATION = "celticsite.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "celticsite" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: SQLite by default, DATABASE_URL for PostgreSQL --------------------------------
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Wait for a lock rather than fail at once when the worker and the web process both write.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth ------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "games:home"
+LOGOUT_REDIRECT_URL = "games:home"
+
+# --- Internationalisation ------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# --- Email -----------------------------------------------------------------------------------
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION or os.environ.get("EMAIL_HOST")
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Celtic! <noreply@celtic.localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Celery: Redis when REDIS_URL is set, else kombu's filesystem transport -------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CELERY_BROKER_DIR = VAR_DIR / "celery"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+else:
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
+        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
+        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- REST framework and OpenAPI -------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "celticsite.api.Pagination",
+    "PAGE_SIZE": 25,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "celticsite.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "60/minute"),
+        "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
+        "moves": os.environ.get("API_THROTTLE_MOVES", "120/minute"),
+    },
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Celtic! correspondence API",
+    "DESCRIPTION": (
+        "Play Cameron Browne's tile game Celtic! by correspondence: challenges, games, moves, "
+        "records and the world ranking. Authenticate with `Authorization: Token <key>` "
+        "(create keys at /api/v1/accounts/tokens/) or a browser session. Errors are JSON "
+        "objects with a machine-readable `code` and a human-readable `detail`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Game and ranking parameters (documented in docs/CONFIGURATION.md) -----------------------
+RATING_ELO_START = 1500.0
+RATING_ELO_K_NEW = 40.0
+RATING_ELO_K_ESTABLISHED = 20.0
+RATING_ELO_K_MASTER = 10.0
+RATING_ELO_NEW_GAMES = 30
+RATING_ELO_MASTER_THRESHOLD = 2400.0
+RATING_ELO_MAX_DIFF = 400.0
+RATING_GLICKO_TAU = 0.5
+RATING_ORDER_BY = os.environ.get("RATING_ORDER_BY", "elo")
+RATING_ACTIVE_DAYS = int(os.environ.get("RATING_ACTIVE_DAYS", "365"))
+RATING_PROVISIONAL_GAMES = 10
+
+# --- Production hardening ---------------------------------------------------------------------
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}

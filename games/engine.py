@@ -1,0 +1,58 @@
+"""The bridge between stored move rows and the rules engine.
+
+A game's position is never stored: it is rebuilt by replaying its ``Move`` rows, which keeps
+the move list the single source of truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.models import Game, Move
+from games.rules import Colour, Forfeit, GameState, Pass, Turn, Variant
+from games.rules import Move as EngineMove
+
+
+def row_to_turn(row: Move) -> Turn:
+    """The engine turn a stored row records."""
+    player = Colour(row.side)
+    if row.kind == Move.Kind.PASS:
+        return Pass(player)
+    move = EngineMove.parse(row.notation)
+    if row.kind == Move.Kind.FORFEIT:
+        return Forfeit(player, move)
+    return move
+
+
+def turn_to_row_fields(turn: Turn, side: str | None = None) -> dict[str, str]:
+    """The columns of the row that records ``turn`` (``side`` for a played move)."""
+    if isinstance(turn, Pass):
+        return {"side": turn.player.value, "kind": Move.Kind.PASS, "notation": ""}
+    if isinstance(turn, Forfeit):
+        return {"side": turn.player.value, "kind": Move.Kind.FORFEIT, "notation": str(turn.move)}
+    return {"side": _played_by(turn, side), "kind": Move.Kind.MOVE, "notation": str(turn)}
+
+
+def _played_by(turn: Turn, side: str | None) -> str:
+    player = getattr(turn, "player", None)
+    if player is not None:
+        return str(player.value)
+    if side is None:
+        raise ValueError(f"the side that played {turn} is needed to store it")
+    return side
+
+
+def variant_of(game: Game) -> Variant:
+    return Variant(window_forfeit=game.window_forfeit)
+
+
+def replay(rows: Iterable[Move], variant: Variant) -> GameState:
+    return GameState.replay([row_to_turn(row) for row in rows], variant=variant)
+
+
+def game_state(game: Game, *, ply: int | None = None) -> GameState:
+    """The position of ``game`` after ``ply`` turns (default: now)."""
+    rows = game.moves.order_by("ply")
+    if ply is not None:
+        rows = rows.filter(ply__lt=ply)
+    return replay(rows, variant_of(game))

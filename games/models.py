@@ -1,0 +1,249 @@
+"""Challenges, games and their moves.
+
+The list of ``Move`` rows of a game is the source of truth: the position is always rebuilt by
+replaying it through the rules engine. ``Game`` keeps a few derived fields (``ply``,
+``to_move``, clocks) so that lists can be filtered and sorted in the database, and so that its
+row can be locked to serialise writes.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.clock import ClockKind, TimeControl
+
+
+class Side(models.TextChoices):
+    ORANGE = "orange", "Orange"
+    BLUE = "blue", "Blue"
+
+
+class Result(models.TextChoices):
+    NONE = "", "—"
+    ORANGE_WINS = "1-0", "Orange wins"
+    BLUE_WINS = "0-1", "Blue wins"
+    DRAW = "1/2-1/2", "Draw"
+
+
+class TimeControlFields(models.Model):
+    """The time control columns shared by challenges and games."""
+
+    clock_kind = models.CharField(
+        max_length=10, choices=[(k.value, k.value) for k in ClockKind], default=ClockKind.PER_MOVE
+    )
+    days_per_move = models.PositiveSmallIntegerField(default=3)
+    bank_days = models.PositiveSmallIntegerField(default=10)
+    increment_days = models.PositiveSmallIntegerField(default=2)
+    max_days = models.PositiveSmallIntegerField(default=20)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(
+            kind=ClockKind(self.clock_kind),
+            days_per_move=self.days_per_move,
+            bank_days=self.bank_days,
+            increment_days=self.increment_days,
+            max_days=self.max_days,
+        )
+
+
+class Challenge(TimeControlFields):
+    """An invitation to play: open to anyone (a seek) or addressed to one opponent."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class ColourChoice(models.TextChoices):
+        ORANGE = "orange", "Orange (moves first)"
+        BLUE = "blue", "Blue"
+        RANDOM = "random", "Random"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        null=True,
+        blank=True,
+        help_text="Empty for an open seek that anyone may accept.",
+    )
+    colour = models.CharField(
+        max_length=6, choices=ColourChoice.choices, default=ColourChoice.RANDOM,
+        help_text="The colour the challenger plays.",
+    )
+    rated = models.BooleanField(default=True)
+    public = models.BooleanField(default=True, help_text="Anyone may watch the game.")
+    window_forfeit = models.BooleanField(
+        default=False, help_text="A move that breaks the 5x5 window forfeits the turn."
+    )
+    message = models.CharField(max_length=300, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(opponent=models.F("challenger")),
+                name="challenge_not_self",
+                violation_error_message="You cannot challenge yourself.",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        target = self.opponent or "anyone"
+        return f"Challenge #{self.pk}: {self.challenger} → {target} ({self.status})"
+
+
+class Game(TimeControlFields):
+    """A game between two players, Orange moving first."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ANNULLED = "annulled", "Annulled"
+
+    class Termination(models.TextChoices):
+        NONE = "", "—"
+        NORMAL = "normal", "No moves left"
+        RESIGNATION = "resignation", "Resignation"
+        TIMEOUT = "timeout", "Time forfeit"
+        ADJUDICATION = "adjudication", "Adjudicated"
+        ANNULLED = "annulled", "Annulled"
+
+    orange = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_orange"
+    )
+    blue = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_blue"
+    )
+    challenge = models.OneToOneField(
+        Challenge, on_delete=models.SET_NULL, null=True, blank=True, related_name="game"
+    )
+    rated = models.BooleanField(default=True)
+    public = models.BooleanField(default=True)
+    window_forfeit = models.BooleanField(default=False)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    result = models.CharField(max_length=7, choices=Result.choices, blank=True, default="")
+    termination = models.CharField(
+        max_length=12, choices=Termination.choices, blank=True, default=""
+    )
+    ply = models.PositiveIntegerField(default=0, help_text="Number of turns recorded so far.")
+    to_move = models.CharField(max_length=6, choices=Side.choices, blank=True, default=Side.ORANGE)
+
+    turn_started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    orange_time_left = models.DurationField(null=True, blank=True)
+    blue_time_left = models.DurationField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(orange=models.F("blue")), name="game_two_players"),
+            models.CheckConstraint(
+                condition=(Q(status="active") & Q(result="") & Q(finished_at__isnull=True))
+                | (Q(status="finished") & ~Q(result="") & Q(finished_at__isnull=False))
+                | (Q(status="annulled") & Q(result="") & Q(finished_at__isnull=False)),
+                name="game_status_matches_result",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="active", to_move__in=["orange", "blue"])
+                | (~Q(status="active") & Q(to_move="")),
+                name="game_to_move_only_while_active",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["orange", "status"]),
+            models.Index(fields=["blue", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game #{self.pk}: {self.orange} (Orange) v {self.blue} (Blue)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def player_side(self, user: object) -> Side | None:
+        """Which colour ``user`` plays here, or None for a spectator."""
+        user_id = getattr(user, "pk", None)
+        if user_id == self.orange_id:
+            return Side.ORANGE
+        if user_id == self.blue_id:
+            return Side.BLUE
+        return None
+
+    def player(self, side: str) -> object:
+        return self.orange if side == Side.ORANGE else self.blue
+
+    def time_left(self, side: str) -> timedelta | None:
+        return self.orange_time_left if side == Side.ORANGE else self.blue_time_left
+
+
+class Move(models.Model):
+    """One recorded turn: a placed tile, an automatic pass, or a forfeited (window) move.
+
+    Rows are only ever appended. A database trigger (see migration 0002) refuses a row whose
+    ply is not the next one of its game or whose game is not in progress, so two moves at one
+    ply and a move after the end cannot be stored, whatever the application does.
+    """
+
+    class Kind(models.TextChoices):
+        MOVE = "move", "Move"
+        PASS = "pass", "Pass"
+        FORFEIT = "forfeit", "Forfeited turn"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    side = models.CharField(max_length=6, choices=Side.choices)
+    kind = models.CharField(max_length=7, choices=Kind.choices)
+    notation = models.CharField(max_length=16, blank=True, help_text="Empty for a pass.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_one_per_ply"),
+            models.CheckConstraint(
+                condition=Q(kind="pass", notation="") | (~Q(kind="pass") & ~Q(notation="")),
+                name="move_notation_matches_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.ply} {self.side} {self.kind} {self.notation}".rstrip()
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a request sent with an ``Idempotency-Key`` header, to repeat it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=100)
+    fingerprint = models.CharField(max_length=64, help_text="Hash of method, path and body.")
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+        ]

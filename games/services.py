@@ -1,0 +1,389 @@
+"""Writes for challenges and games. Every rule of the game is the engine's (games.rules).
+
+Each write that touches a game runs in ``transaction.atomic()`` with the game row locked by
+``select_for_update`` and, for moves, the ply the client expects: two racing submissions are
+serialised by the lock and the second one finds the ply moved on.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors
+from games.clock import TimeControl
+from games.engine import game_state, turn_to_row_fields
+from games.models import Challenge, Game, Move, Result, Side
+from games.rules import IllegalMoveError, Move as EngineMove, NotationError
+
+User = AbstractBaseUser
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What a move submission recorded: the game after it and the turns appended."""
+
+    game: Game
+    turns: list[Move]
+
+
+# --- Challenges ---------------------------------------------------------------------------
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    opponent: User | None = None,
+    colour: str = Challenge.ColourChoice.RANDOM,
+    rated: bool = True,
+    public: bool = True,
+    window_forfeit: bool = False,
+    time_control: TimeControl | None = None,
+    message: str = "",
+) -> Challenge:
+    """Offer a game to ``opponent``, or to anyone when ``opponent`` is None."""
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise errors.DomainError("You cannot challenge yourself.", code="self_challenge")
+    if opponent is not None and not opponent.is_active:
+        raise errors.DomainError(
+            f"{opponent} cannot be challenged: the account is suspended.", code="opponent_inactive"
+        )
+    if colour not in Challenge.ColourChoice.values:
+        raise errors.DomainError(
+            f"colour {colour!r} is not one of {', '.join(Challenge.ColourChoice.values)}.",
+            code="invalid_colour",
+        )
+    tc = time_control or TimeControl()
+    return Challenge.objects.create(
+        challenger=challenger,
+        opponent=opponent,
+        colour=colour,
+        rated=rated,
+        public=public,
+        window_forfeit=window_forfeit,
+        message=message,
+        clock_kind=tc.kind.value,
+        days_per_move=tc.days_per_move,
+        bank_days=tc.bank_days,
+        increment_days=tc.increment_days,
+        max_days=tc.max_days,
+    )
+
+
+def _challenge_locked(challenge_id: int) -> Challenge:
+    try:
+        return Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise errors.ChallengeNotFound(f"There is no challenge #{challenge_id}.") from None
+
+
+def _require_open(challenge: Challenge) -> None:
+    if challenge.status != Challenge.Status.OPEN:
+        raise errors.ChallengeNotOpen(
+            f"Challenge #{challenge.pk} is {challenge.get_status_display().lower()}, not open."
+        )
+
+
+@transaction.atomic
+def challenge_accept(
+    *, challenge_id: int, user: User, rng: random.Random | None = None, now: datetime | None = None
+) -> Game:
+    """Accept an open seek or a challenge addressed to ``user``; the game starts at once."""
+    challenge = _challenge_locked(challenge_id)
+    _require_open(challenge)
+    if challenge.challenger_id == user.pk:
+        raise errors.NotPermitted(
+            "You cannot accept your own challenge; cancel it instead.", code="own_challenge"
+        )
+    if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+        raise errors.NotPermitted(
+            f"Challenge #{challenge.pk} is addressed to someone else.", code="not_addressed_to_you"
+        )
+    challenger_side = challenge.colour
+    if challenger_side == Challenge.ColourChoice.RANDOM:
+        challenger_side = (rng or random.SystemRandom()).choice([Side.ORANGE, Side.BLUE])
+    orange, blue = (
+        (challenge.challenger, user) if challenger_side == Side.ORANGE else (user, challenge.challenger)
+    )
+    now = now or timezone.now()
+    challenge.status = Challenge.Status.ACCEPTED
+    challenge.opponent = user
+    challenge.decided_at = now
+    challenge.save(update_fields=["status", "opponent", "decided_at"])
+    return game_start(
+        orange=orange,
+        blue=blue,
+        rated=challenge.rated,
+        public=challenge.public,
+        window_forfeit=challenge.window_forfeit,
+        time_control=challenge.time_control,
+        challenge=challenge,
+        now=now,
+    )
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
+    """Decline a challenge addressed to ``user``."""
+    challenge = _challenge_locked(challenge_id)
+    _require_open(challenge)
+    if challenge.opponent_id != user.pk:
+        raise errors.NotPermitted(
+            "Only the challenged player can decline a direct challenge.", code="not_addressed_to_you"
+        )
+    return _challenge_close(challenge, Challenge.Status.DECLINED)
+
+
+@transaction.atomic
+def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
+    """Withdraw one's own open challenge."""
+    challenge = _challenge_locked(challenge_id)
+    _require_open(challenge)
+    if challenge.challenger_id != user.pk:
+        raise errors.NotPermitted(
+            "Only the challenger can cancel a challenge.", code="not_your_challenge"
+        )
+    return _challenge_close(challenge, Challenge.Status.CANCELLED)
+
+
+def _challenge_close(challenge: Challenge, status: str) -> Challenge:
+    challenge.status = status
+    challenge.decided_at = timezone.now()
+    challenge.save(update_fields=["status", "decided_at"])
+    return challenge
+
+
+# --- Games --------------------------------------------------------------------------------
+
+
+def game_start(
+    *,
+    orange: User,
+    blue: User,
+    rated: bool = True,
+    public: bool = True,
+    window_forfeit: bool = False,
+    time_control: TimeControl | None = None,
+    challenge: Challenge | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Create a game in its start position, Orange to move, clocks running."""
+    if orange.pk == blue.pk:
+        raise errors.DomainError("A game needs two different players.", code="same_player")
+    tc = time_control or TimeControl()
+    now = now or timezone.now()
+    initial = tc.initial
+    return Game.objects.create(
+        orange=orange,
+        blue=blue,
+        challenge=challenge,
+        rated=rated,
+        public=public,
+        window_forfeit=window_forfeit,
+        clock_kind=tc.kind.value,
+        days_per_move=tc.days_per_move,
+        bank_days=tc.bank_days,
+        increment_days=tc.increment_days,
+        max_days=tc.max_days,
+        to_move=Side.ORANGE,
+        turn_started_at=now,
+        orange_time_left=initial,
+        blue_time_left=initial,
+        deadline=None if initial is None else now + initial,
+    )
+
+
+def _game_locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"There is no game #{game_id}.") from None
+
+
+def _require_active(game: Game) -> None:
+    if not game.is_active:
+        raise errors.GameNotActive(
+            f"Game #{game.pk} is {game.get_status_display().lower()}; no more moves are taken."
+        )
+
+
+def _require_player(game: Game, user: User) -> str:
+    side = game.player_side(user)
+    if side is None:
+        raise errors.NotAPlayer(f"You are not a player in game #{game.pk}.")
+    return side
+
+
+def _parse_move(notation: str) -> EngineMove:
+    try:
+        return EngineMove.parse(notation)
+    except NotationError as exc:
+        raise errors.InvalidNotation(f"{exc}", expected=errors.HOW_TO_WRITE_A_MOVE) from None
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    game_id: int,
+    user: User,
+    expected_ply: int,
+    notation: str,
+    now: datetime | None = None,
+) -> MoveOutcome:
+    """Play ``notation`` for ``user`` if the game is still at ``expected_ply``.
+
+    Records the move (or the forfeited turn) and any automatic passes that follow, runs the
+    clocks, and finishes the game when the engine says no one can move.
+    """
+    game = _game_locked(game_id)
+    side = _require_player(game, user)
+    _require_active(game)
+    if expected_ply != game.ply:
+        raise errors.StalePly(
+            f"The game is at ply {game.ply}, not {expected_ply}: reload it and try again.",
+            current_ply=game.ply,
+        )
+    if game.to_move != side:
+        raise errors.NotYourTurn(f"It is {game.get_to_move_display()}'s turn, not yours.")
+    now = now or timezone.now()
+    if game.deadline is not None and now > game.deadline:
+        raise errors.GameNotActive(
+            f"Your time ran out at {game.deadline:%Y-%m-%d %H:%M} UTC; the game is being decided.",
+            code="time_expired",
+        )
+    move = _parse_move(notation)
+    state = game_state(game)
+    try:
+        turns = state.apply(move)
+    except IllegalMoveError as exc:
+        raise errors.IllegalMove(str(exc), rule=exc.rule.name.lower()) from None
+
+    rows = [
+        Move.objects.create(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side))
+        for i, turn in enumerate(turns)
+    ]
+    game.ply += len(rows)
+    _clock_after_move(game, side=side, now=now)
+    if state.is_over():
+        _game_finish(game, result=state.result().result, termination=Game.Termination.NORMAL, now=now)
+    else:
+        game.to_move = Side(state.to_move.value)
+        _clock_start_turn(game, now=now)
+    game.save()
+    return MoveOutcome(game=game, turns=rows)
+
+
+def _clock_after_move(game: Game, *, side: str, now: datetime) -> None:
+    used = now - game.turn_started_at
+    left = game.time_control.after_move(remaining=game.time_left(side), used=used)
+    if side == Side.ORANGE:
+        game.orange_time_left = left
+    else:
+        game.blue_time_left = left
+
+
+def _clock_start_turn(game: Game, *, now: datetime) -> None:
+    game.turn_started_at = now
+    left = game.time_left(game.to_move)
+    game.deadline = None if left is None else now + left
+
+
+def _game_finish(game: Game, *, result: str, termination: str, now: datetime) -> None:
+    """Record the end of ``game`` (not saved) and move the players' ratings if rated."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.termination = termination
+    game.finished_at = now
+    game.to_move = ""
+    game.deadline = None
+    if game.rated:
+        game.save()
+        from rankings.services import rating_game_finished
+
+        rating_game_finished(game=game)
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Game:
+    """``user`` gives up; the opponent wins."""
+    game = _game_locked(game_id)
+    side = _require_player(game, user)
+    _require_active(game)
+    result = Result.BLUE_WINS if side == Side.ORANGE else Result.ORANGE_WINS
+    _game_finish(game, result=result, termination=Game.Termination.RESIGNATION,
+                 now=now or timezone.now())
+    game.save()
+    return game
+
+
+@transaction.atomic
+def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
+    """A moderator voids a game: it stays visible but counts for nothing."""
+    from moderation.services import audit_record
+
+    game = _game_locked(game_id)
+    reason = _require_reason(reason)
+    if game.status == Game.Status.ANNULLED:
+        raise errors.GameNotActive(f"Game #{game.pk} is already annulled.", code="already_annulled")
+    previous = {"status": game.status, "result": game.result}
+    game.status = Game.Status.ANNULLED
+    game.result = Result.NONE
+    game.termination = Game.Termination.ANNULLED
+    game.to_move = ""
+    game.deadline = None
+    game.finished_at = game.finished_at or timezone.now()
+    game.save()
+    audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
+    _ratings_changed(game, previous_status=previous["status"])
+    return game
+
+
+@transaction.atomic
+def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> Game:
+    """A moderator decides the result of a game (in progress or finished)."""
+    from moderation.services import audit_record
+
+    if result not in {Result.ORANGE_WINS, Result.BLUE_WINS, Result.DRAW}:
+        raise errors.DomainError(
+            f"result {result!r} is not one of 1-0, 0-1, 1/2-1/2.", code="invalid_result"
+        )
+    game = _game_locked(game_id)
+    reason = _require_reason(reason)
+    previous = {"status": game.status, "result": game.result}
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.termination = Game.Termination.ADJUDICATION
+    game.to_move = ""
+    game.deadline = None
+    game.finished_at = game.finished_at or timezone.now()
+    game.save()
+    audit_record(actor=actor, action="game_adjudicate", target=game, reason=reason,
+                 data={"previous": previous, "result": result})
+    _ratings_changed(game, previous_status=previous["status"])
+    return game
+
+
+def _ratings_changed(game: Game, *, previous_status: str) -> None:
+    if not game.rated:
+        return
+    from rankings.services import rating_game_changed, rating_game_finished
+
+    if previous_status == Game.Status.ACTIVE and game.status == Game.Status.FINISHED:
+        rating_game_finished(game=game)
+    elif previous_status != Game.Status.ACTIVE or game.status == Game.Status.FINISHED:
+        rating_game_changed(game=game)
+
+
+def _require_reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise errors.DomainError(
+            "A reason is required: say why, for the players and the audit log.",
+            code="reason_required",
+        )
+    return reason
