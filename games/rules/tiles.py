@@ -53,7 +53,7 @@ class End(NamedTuple):
     """One path end: a side of the tile and its number (0 or 1) on that side."""
 
     side: Side
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index
 
     def __str__(self) -> str:
         return f"{self.side.name}{self.index}"

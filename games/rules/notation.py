@@ -1,0 +1,150 @@
+"""Move notation, and the three kinds of turn a game history records.
+
+A move is written as its cell, its open sides in N E S W order, and an optional ``n`` for a
+neutral tile: ``f5 NE`` (a bend of the mover's colour on f5, open north and east),
+``d5 NESW n`` (the neutral cross). Parsing accepts any case, the side letters in any order,
+and extra spaces between and around the words; the open sides must be written as one word.
+Moves carry no colour: a non-neutral move places a tile of the mover's colour.
+
+A game history is a sequence of turns, strictly alternating Orange, Blue, Orange, ...:
+
+* a played ``Move``, written ``f5 NE``;
+* a ``Pass``, recorded automatically for a player with no legal move, written ``pass``;
+* a ``Forfeit`` (only in the ``window_forfeit`` variant): the submitted move broke the 5x5
+  window, was taken back and cost the turn, written ``forfeit f4 N``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.rules.board import Cell
+from games.rules.errors import NotationError
+from games.rules.tiles import PLAYERS, Colour, Orientation, Shape, Side, orientation, sides_to_text
+
+MOVE_EXPECTED = (
+    "expected a cell a1-i9, open sides from N E S W, and an optional n for neutral, "
+    "like 'f5 NE' or 'd5 NESW n'"
+)
+TURN_EXPECTED = f"{MOVE_EXPECTED}; or 'pass', or 'forfeit' followed by a move"
+
+_SIDE_LETTERS = {side.name: side for side in Side}
+_NEUTRAL_WORDS = frozenset({"n", "neutral"})
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Move:
+    """Place a tile on ``cell`` with the open sides in ``mask`` (N=1, E=2, S=4, W=8).
+
+    The tile is the mover's colour, or neutral when ``neutral`` is true; its shape follows
+    from the mask. Moves order canonically by cell (a1, a2, ..., i9), mask, own before neutral.
+    """
+
+    cell: Cell
+    mask: int
+    neutral: bool = False
+
+    def __post_init__(self) -> None:
+        orientation(self.mask)  # raises ValueError for a mask outside 1..15
+
+    @property
+    def orientation(self) -> Orientation:
+        return orientation(self.mask)
+
+    @property
+    def shape(self) -> Shape:
+        return orientation(self.mask).shape
+
+    @property
+    def sides_text(self) -> str:
+        return sides_to_text(self.mask)
+
+    def __str__(self) -> str:
+        text = f"{self.cell} {sides_to_text(self.mask)}"
+        return f"{text} n" if self.neutral else text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse a move like ``"f5 NE"`` or ``"d5 nesw N"``; NotationError if it is not one."""
+        words = text.split()
+        if not words:
+            raise NotationError(f"empty move: {MOVE_EXPECTED}")
+
+        def fail(problem: str) -> NotationError:
+            return NotationError(f"{text.strip()!r} is not a move: {problem}; {MOVE_EXPECTED}")
+
+        try:
+            cell = Cell.parse(words[0])
+        except NotationError:
+            raise fail(f"{words[0]!r} is not a cell on the board") from None
+        if len(words) == 1:
+            raise fail("it has no open sides")
+        mask = 0
+        for letter in words[1].upper():
+            side = _SIDE_LETTERS.get(letter)
+            if side is None:
+                raise fail(f"{letter!r} in {words[1]!r} is not a side")
+            if mask & side.bit:
+                raise fail(f"the side {letter} appears twice in {words[1]!r}")
+            mask |= side.bit
+        extra = words[2:]
+        if len(extra) > 1 or (extra and extra[0].lower() not in _NEUTRAL_WORDS):
+            raise fail(f"unexpected {' '.join(extra)!r} after the sides {words[1]!r}")
+        return cls(cell, mask, bool(extra))
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``player`` had no legal move; the engine recorded the pass."""
+
+    player: Colour
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``player`` submitted ``move``, which broke the 5x5 window (``window_forfeit`` variant).
+
+    The tile was taken back and the turn passed to the opponent.
+    """
+
+    player: Colour
+    move: Move
+
+    def __str__(self) -> str:
+        return f"forfeit {self.move}"
+
+
+Turn = Move | Pass | Forfeit
+"""One entry of a game history."""
+
+
+def turn_label(index: int, text: str) -> str:
+    """How messages name the history entry at ``index``: ``"move 7 (Blue) f3 NE"``.
+
+    Entries alternate Orange, Blue, so entry ``index`` is move ``index // 2 + 1`` of its player.
+    """
+    player = PLAYERS[index % 2]
+    return f"move {index // 2 + 1} ({player.name.title()}) {text}"
+
+
+def parse_turn(text: str, player: Colour) -> Turn:
+    """Parse one history entry (``"f5 NE"``, ``"pass"``, ``"forfeit f4 N"``) by ``player``."""
+    words = text.split()
+    if not words:
+        raise NotationError(f"empty turn: {TURN_EXPECTED}")
+    first = words[0].lower()
+    if first == "pass":
+        if len(words) > 1:
+            raise NotationError(f"{text.strip()!r}: nothing may follow 'pass'; {TURN_EXPECTED}")
+        return Pass(player)
+    if first == "forfeit":
+        if len(words) == 1:
+            raise NotationError(f"{text.strip()!r}: 'forfeit' needs the move; {TURN_EXPECTED}")
+        return Forfeit(player, Move.parse(" ".join(words[1:])))
+    return Move.parse(text)
