@@ -1,0 +1,250 @@
+"""Accounts API: sign-up, the caller's profile, API tokens, password reset.
+
+Thin views: each validates its input with an explicit serializer, calls one service or
+selector, and answers with an explicit output serializer. Errors are formatted by
+``celticsite.api.exception_handler``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authentication import BasicAuthentication, SessionAuthentication
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import ApiTokenAuthentication
+from accounts.models import ApiToken, Profile
+from accounts.selectors import api_token_list, profile_get
+from accounts.services import (
+    api_token_create,
+    api_token_revoke,
+    password_reset_request,
+    profile_update,
+    user_create,
+)
+
+TAGS = ["accounts"]
+
+# --- Serializers --------------------------------------------------------------------------
+
+
+class ProfileOutputSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    email = serializers.EmailField(source="user.email")
+    date_joined = serializers.DateTimeField(source="user.date_joined")
+
+    class Meta:
+        model = Profile
+        fields = ["username", "email", "date_joined", *Profile.EDITABLE_FIELDS]
+        read_only_fields = fields
+
+
+class SignupInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    email = serializers.EmailField()
+    password = serializers.CharField(write_only=True, trim_whitespace=False)
+    display_name = serializers.CharField(required=False, allow_blank=True, default="")
+    country = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="ISO 3166-1 alpha-2 code."
+    )
+    time_zone = serializers.CharField(
+        required=False, default="UTC", help_text="IANA time zone name, e.g. Europe/Dublin."
+    )
+
+
+class ProfileUpdateInputSerializer(serializers.ModelSerializer):
+    """Every field optional: PATCH changes only what it names. The service validates values."""
+
+    email = serializers.EmailField(required=False)
+    country = serializers.CharField(
+        required=False, allow_blank=True, help_text="ISO 3166-1 alpha-2 code, or empty."
+    )
+    time_zone = serializers.CharField(
+        required=False, help_text="IANA time zone name, e.g. Europe/Dublin."
+    )
+
+    class Meta:
+        model = Profile
+        fields = ["email", *Profile.EDITABLE_FIELDS]
+        extra_kwargs = {name: {"required": False} for name in Profile.EDITABLE_FIELDS}
+
+
+class ApiTokenOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    key_prefix = serializers.CharField(help_text="The first characters of the key.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
+class ApiTokenCreatedOutputSerializer(ApiTokenOutputSerializer):
+    key = serializers.CharField(help_text="The full key. Shown only in this answer: keep it.")
+
+
+class ApiTokenCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="What the token is for, e.g. 'cli'.")
+
+
+class PasswordResetInputSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+
+DETAIL_RESPONSE = inline_serializer("Detail", {"detail": serializers.CharField()})
+ERROR_RESPONSE = inline_serializer(
+    "Error",
+    {
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+        "errors": serializers.DictField(required=False, help_text="Messages per field."),
+    },
+)
+
+
+def _profile_response(user: AbstractUser, *, status_code: int = status.HTTP_200_OK) -> Response:
+    profile: Profile = profile_get(user=user)
+    return Response(ProfileOutputSerializer(profile).data, status=status_code)
+
+
+# --- Views --------------------------------------------------------------------------------
+
+
+class SignupApi(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an account",
+        description="Usernames and emails are unique ignoring case. Answers with the profile.",
+        request=SignupInputSerializer,
+        responses={
+            201: ProfileOutputSerializer,
+            400: OpenApiResponse(ERROR_RESPONSE, description="A field is invalid or taken."),
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = SignupInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = user_create(**serializer.validated_data)
+        return _profile_response(user, status_code=status.HTTP_201_CREATED)
+
+
+class MeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your profile",
+        responses={200: ProfileOutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return _profile_response(request.user)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Change your profile",
+        description="Send only the fields to change. Usernames cannot be changed.",
+        request=ProfileUpdateInputSerializer,
+        responses={
+            200: ProfileOutputSerializer,
+            400: OpenApiResponse(ERROR_RESPONSE, description="A field is invalid."),
+        },
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = ProfileUpdateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        profile_update(user=request.user, **serializer.validated_data)
+        return _profile_response(request.user)
+
+
+class ApiTokenListCreateApi(APIView):
+    # HTTP Basic too, so a script can get its first key with just a username and password:
+    #   curl -u alice:secret -X POST .../api/v1/accounts/tokens/ -d name=cli
+    authentication_classes = [BasicAuthentication, SessionAuthentication, ApiTokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your active API tokens",
+        description="Keys are never shown again after creation; only their first characters.",
+        responses={200: ApiTokenOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = api_token_list(user=request.user)
+        return Response(ApiTokenOutputSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an API token",
+        description=(
+            "Answers with the full key, once. Accepts HTTP Basic authentication "
+            "(username and password) as well as a session or another token."
+        ),
+        request=ApiTokenCreateInputSerializer,
+        responses={
+            201: ApiTokenCreatedOutputSerializer,
+            400: OpenApiResponse(ERROR_RESPONSE, description="The name is missing or in use."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ApiTokenCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, key = api_token_create(user=request.user, name=serializer.validated_data["name"])
+        data = ApiTokenCreatedOutputSerializer({**_token_fields(token), "key": key}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+def _token_fields(token: ApiToken) -> dict[str, object]:
+    return {name: getattr(token, name) for name in ApiTokenOutputSerializer().fields}
+
+
+class ApiTokenRevokeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Revoke an API token",
+        description="The key stops working at once. Revoking a revoked token is harmless.",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Revoked."),
+            404: OpenApiResponse(ERROR_RESPONSE, description="You have no token with this id."),
+        },
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        api_token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetApi(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Email a password-reset link",
+        description=(
+            "Always answers 202, whether or not an account uses the address, so the answer "
+            "does not reveal who has an account. The link opens the reset page on the web site."
+        ),
+        request=PasswordResetInputSerializer,
+        responses={202: DETAIL_RESPONSE, 400: ERROR_RESPONSE},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_request(
+            email=serializer.validated_data["email"],
+            domain=request.get_host(),
+            use_https=request.is_secure(),
+        )
+        return Response(
+            {"detail": "If an account uses this address, we have emailed it a reset link."},
+            status=status.HTTP_202_ACCEPTED,
+        )

@@ -1,0 +1,109 @@
+"""Player profiles and API tokens. Users themselves are Django's ``auth.User``."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+
+from accounts.validators import validate_country, validate_time_zone
+
+
+class Profile(models.Model):
+    """What a player shows others and how they want to be told about their games."""
+
+    # Every notification preference, in display order. To add one: a BooleanField below, its
+    # name here, and a migration; the API, the profile page and the admin read this tuple.
+    NOTIFICATION_FIELDS: ClassVar[tuple[str, ...]] = (
+        "notify_turn",
+        "notify_challenge",
+        "notify_game_end",
+        "notify_message",
+        "email_digest",
+    )
+    EDITABLE_FIELDS: ClassVar[tuple[str, ...]] = (
+        "display_name",
+        "country",
+        "time_zone",
+        *NOTIFICATION_FIELDS,
+    )
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(
+        max_length=50, blank=True, help_text="Shown to other players instead of the username."
+    )
+    country = models.CharField(
+        max_length=2,
+        blank=True,
+        validators=[validate_country],
+        help_text="ISO 3166-1 alpha-2 code, e.g. IE.",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="IANA name, e.g. Europe/Dublin; deadlines are shown in it.",
+    )
+    notify_turn = models.BooleanField("email when it is my turn", default=True)
+    notify_challenge = models.BooleanField("email when someone challenges me", default=True)
+    notify_game_end = models.BooleanField("email when a game of mine ends", default=True)
+    notify_message = models.BooleanField("email when I get a message", default=True)
+    email_digest = models.BooleanField(
+        "one daily digest instead of an email per event",
+        default=False,
+        help_text="Collects the notifications above into one email a day.",
+    )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The name to show: the display name, else the username."""
+        return self.display_name or self.user.get_username()
+
+
+def api_token_hash(key: str) -> str:
+    """SHA-256 of a raw key: the only form of the key the database holds."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A named key for scripts and clients; the raw key is shown once, at creation."""
+
+    PREFIX_LENGTH: ClassVar[int] = 8
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    key_prefix = models.CharField(
+        max_length=PREFIX_LENGTH, help_text="The key's first characters, to tell keys apart."
+    )
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "API token"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "name"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="accounts_apitoken_unique_active_name",
+                violation_error_message="You already have an active token with this name.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.key_prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,89 @@
+"""Web pages for accounts: sign-up, profile, API tokens. Login and password reset are
+Django's own views, wired in ``accounts/urls.py`` with this app's templates."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.forms import ApiTokenCreateForm, ProfileForm, SignupForm
+from accounts.selectors import api_token_list, profile_get
+from accounts.services import api_token_create, api_token_revoke, profile_update, user_create
+from celticsite.errors import DomainError
+
+# Where the tokens page keeps a new key between the POST that makes it and the one GET
+# that shows it.
+NEW_TOKEN_SESSION_KEY = "accounts_new_api_token"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_create(**form.service_kwargs())
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+            return redirect(settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    current = profile_get(user=request.user)
+    form = ProfileForm(
+        request.POST or None, instance=current, initial={"email": request.user.email}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            profile_update(user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Profile saved.")
+            return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", {"form": form, "profile": current})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request: HttpRequest) -> HttpResponse:
+    form = ApiTokenCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            token, key = api_token_create(user=request.user, name=form.cleaned_data["name"])
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            request.session[NEW_TOKEN_SESSION_KEY] = {"name": token.name, "key": key}
+            return redirect("accounts:tokens")
+    context = {
+        "form": form,
+        "tokens": api_token_list(user=request.user),
+        "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None),
+    }
+    return render(request, "accounts/tokens.html", context)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        token = api_token_revoke(user=request.user, token_id=token_id)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, f"Token “{token.name}” revoked: its key no longer works.")
+    return redirect("accounts:tokens")

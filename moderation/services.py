@@ -1,0 +1,54 @@
+"""Writes to the audit log. Other apps call :func:`audit_record` inside their own transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+
+from moderation.models import AuditAction, AuditEntry
+
+SYSTEM_ACTOR = "system"
+
+
+def audit_record(
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None,
+    action: AuditAction | str,
+    target: models.Model | None,
+    reason: str = "",
+    data: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Append one entry: ``actor`` (``None`` for the system) did ``action`` to ``target``.
+
+    Call it in the same ``transaction.atomic()`` block as the change it describes, so the
+    change and its record commit or roll back together.
+    """
+    if action not in AuditAction.values:
+        raise ValueError(f"Unknown audit action {action!r}; add it to AuditAction first.")
+    is_user = actor is not None and actor.is_authenticated
+    entry = AuditEntry(
+        actor=actor if is_user else None,
+        actor_repr=_actor_repr(actor if is_user else None),
+        action=AuditAction(action),
+        reason=reason.strip(),
+        data=data or {},
+    )
+    if target is not None:
+        entry.target_content_type = ContentType.objects.get_for_model(target)
+        entry.target_object_id = str(target.pk)
+        entry.target_repr = _clip(f"{target._meta.verbose_name} {target}", 200)
+    entry.save()
+    return entry
+
+
+def _actor_repr(actor: AbstractBaseUser | None) -> str:
+    if actor is None:
+        return SYSTEM_ACTOR
+    return _clip(f"{actor.get_username()} (#{actor.pk})", 200)
+
+
+def _clip(text: str, length: int) -> str:
+    return text if len(text) <= length else text[: length - 1] + "…"
