@@ -13,6 +13,7 @@ The public API the rest of the project codes against::
 from games.rules.board import ALL_CELLS, START_CELL, WINDOW_SIZE, Cell, Tile
 from games.rules.errors import IllegalMoveError, NotationError, Rule
 from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn
+from games.rules.record import GameRecord, RecordError
 from games.rules.scoring import Knot, OpenPath, Result, Score, Step, result_of, trace_paths
 from games.rules.state import GameState, Variant, random_playout
 from games.rules.tiles import (
@@ -38,6 +39,7 @@ __all__ = [
     "Colour",
     "End",
     "Forfeit",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "Knot",
@@ -46,6 +48,7 @@ __all__ = [
     "OpenPath",
     "Orientation",
     "Pass",
+    "RecordError",
     "Result",
     "Rule",
     "Score",

@@ -44,12 +44,14 @@ class Rule(enum.Enum):
 
 
 class IllegalMoveError(ValueError):
-    """A well-formed move (or history entry) that the rules do not allow here."""
+    """A well-formed move (or history entry) that the rules do not allow here.
 
-    def __init__(self, rule: Rule, message: str) -> None:
-        super().__init__(message)
+    ``rule`` says which rule it breaks, ``reason`` says how in words; the message is
+    ``"<subject>: <reason>"``, where the subject names the move (``"f3 NE"``, or
+    ``"move 7 (Blue) f3 NE"`` when replaying a history).
+    """
+
+    def __init__(self, rule: Rule, reason: str, subject: str | None = None) -> None:
+        super().__init__(f"{subject}: {reason}" if subject else reason)
         self.rule = rule
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
+        self.reason = reason

@@ -194,13 +194,14 @@ class GameState:
             try:
                 state._replay_one(index, turn)
             except IllegalMoveError as error:
-                message = f"{turn_label(index, str(turn))}: {error}"
-                raise IllegalMoveError(error.rule, message) from None
+                label = turn_label(index, str(turn))
+                raise IllegalMoveError(error.rule, error.reason, label) from None
             count = index + 1
         if len(state._history) > count:
             raise IllegalMoveError(
                 Rule.PASS_MISSING,
-                f"{turn_label(count, 'pass')}: the history ends before this automatic pass",
+                "the history ends before this automatic pass",
+                turn_label(count, "pass"),
             )
         return state
 
@@ -357,7 +358,7 @@ class GameState:
         elif self._variant.window_forfeit:
             turn = Forfeit(PLAYERS[mover], move)
         else:
-            raise IllegalMoveError(Rule.WINDOW, f"{move}: {self._window_problem(move)}")
+            raise IllegalMoveError(Rule.WINDOW, self._window_problem(move), str(move))
         history = self._history
         history.append(turn)
         start = len(history) - 1
@@ -368,11 +369,11 @@ class GameState:
         """Check rules 1-3; answer (cell index, colour number, whether rule 4 holds)."""
         mover = self._to_move
         if mover < 0:
-            raise IllegalMoveError(Rule.GAME_OVER, f"{move}: the game is over")
+            raise IllegalMoveError(Rule.GAME_OVER, "the game is over", str(move))
         file, rank = move.cell
         if not (0 <= file < 9 and 0 <= rank < 9):
             raise IllegalMoveError(
-                Rule.OFF_BOARD, f"{move}: the cell is off the board (expected a1-i9)"
+                Rule.OFF_BOARD, "the cell is off the board (expected a1-i9)", str(move)
             )
         index = (file + 1) * GRID + rank + 1
         mask = move.mask
@@ -381,20 +382,21 @@ class GameState:
             shape = _SHAPES[_SHAPE_INDEX[mask]]
             raise IllegalMoveError(
                 Rule.NOT_IN_SUPPLY,
-                f"{move}: no {_COLOURS[colour].value} {shape.name.lower()} ({shape.letter}) "
+                f"no {_COLOURS[colour].value} {shape.name.lower()} ({shape.letter}) "
                 "is left in the supply",
+                str(move),
             )
         if self._board[index]:
-            raise IllegalMoveError(Rule.OCCUPIED, f"{move}: {move.cell} already holds a tile")
+            raise IllegalMoveError(Rule.OCCUPIED, f"{move.cell} already holds a tile", str(move))
         must_open = self._open[index]
         if not must_open:
             raise IllegalMoveError(
                 Rule.NOT_DEMAND,
-                f"{move}: {move.cell} is not a demand cell (no open side of the design points "
-                "at it)",
+                f"{move.cell} is not a demand cell (no open side of the design points at it)",
+                str(move),
             )
         if mask & must_open != must_open or mask & self._closed[index]:
-            raise IllegalMoveError(Rule.MISMATCH, f"{move}: {self._mismatch(index, mask)}")
+            raise IllegalMoveError(Rule.MISMATCH, self._mismatch(index, mask), str(move))
         return index, colour, not mask & self._forbidden(index)
 
     def _forbidden(self, index: int) -> int:
