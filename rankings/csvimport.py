@@ -139,3 +139,13 @@ def _is_header(row: list[str]) -> bool:
 def chronological(results: Iterable[ImportedResult]) -> list[ImportedResult]:
     """Results by date, rows of the same date in file order: the order they are rated in."""
     return sorted(results, key=lambda result: (result.played_on, result.line))
+
+
+def read_results_file(path: str) -> list[ImportedResult]:
+    """The results of the CSV file at `path` (UTF-8, optionally with a byte-order mark).
+
+    Raises ResultFileError for bad rows, OSError if the file cannot be read and
+    UnicodeDecodeError if it is not UTF-8.
+    """
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        return parse_results(handle)

@@ -1,0 +1,121 @@
+"""The ranking API: the list, one player's history, and a CSV export. Public, read-only."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from celticsite.api import Pagination
+from celticsite.errors import NotFound
+from rankings import selectors
+from rankings.serializers import (
+    PlayerDetailOutputSerializer,
+    RankingEntryOutputSerializer,
+    RankingFilterInputSerializer,
+    rounded,
+)
+
+
+def _filters(request: Request) -> dict[str, Any]:
+    serializer = RankingFilterInputSerializer(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return {
+        "country": serializer.validated_data.get("country", ""),
+        "include_inactive": not serializer.validated_data["active"],
+    }
+
+
+class RankingListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="rankings_list",
+        summary="The world ranking",
+        parameters=[RankingFilterInputSerializer],
+        responses={200: RankingEntryOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        entries = selectors.ranking_list(**_filters(request))
+        paginator = Pagination()
+        page = paginator.paginate_queryset(entries, request, view=self)
+        serializer = RankingEntryOutputSerializer(page, many=True)
+        return paginator.get_paginated_response(serializer.data)
+
+
+class RankingCsvApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="rankings_export_csv",
+        summary="The world ranking as CSV",
+        parameters=[RankingFilterInputSerializer],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                response=OpenApiTypes.STR,
+                description=(
+                    "Columns rank, previous_rank, name, country, rating, elo, glicko_rating, "
+                    "glicko_rd, games, provisional, last_played; elo and glicko at full precision."
+                ),
+            )
+        },
+    )
+    def get(self, request: Request) -> HttpResponse:
+        entries = selectors.ranking_list(**_filters(request))
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            [
+                "rank", "previous_rank", "name", "country", "rating", "elo",
+                "glicko_rating", "glicko_rd", "games", "provisional", "last_played",
+            ]
+        )  # fmt: skip
+        for entry in entries:
+            writer.writerow(
+                [
+                    "" if entry.rank is None else entry.rank,
+                    "" if entry.previous_rank is None else entry.previous_rank,
+                    entry.name,
+                    entry.country,
+                    rounded(entry.rating),
+                    repr(entry.elo),
+                    repr(entry.glicko_rating),
+                    repr(entry.glicko_rd),
+                    entry.games,
+                    "yes" if entry.provisional else "no",
+                    entry.last_played.isoformat(),
+                ]
+            )
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="celtic-ranking.csv"'
+        return response
+
+
+class PlayerDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="rankings_player",
+        summary="A ranking player: current ratings, rated games and tournaments",
+        responses={200: PlayerDetailOutputSerializer},
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        player = selectors.player_get(player_id=player_id)
+        if player is None:
+            raise NotFound("No such ranking player.")
+        history = selectors.player_history(player=player)
+        data = {
+            "player": player,
+            "ranking": selectors.player_entry(player=player),
+            "history": history,
+            "tournaments": selectors.player_tournaments(history=history),
+        }
+        return Response(PlayerDetailOutputSerializer(data).data)

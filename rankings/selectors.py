@@ -1,0 +1,224 @@
+"""Reads from the world ranking: the ranking list, a player's history and tournaments."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from rankings import conf
+from rankings.models import Player, PlayerRating, RatingSnapshot
+from rankings.rating.history import glicko_now
+from rankings.rating.performance import performance_rating
+from rankings.services import utc_date
+
+
+@dataclass(frozen=True, slots=True)
+class RankingEntry:
+    """One row of the ranking list. `rank` is None for an inactive player."""
+
+    rank: int | None
+    previous_rank: int | None
+    player_id: int
+    name: str
+    country: str
+    elo: float
+    elo_peak: float
+    glicko_rating: float
+    glicko_rd: float
+    glicko_volatility: float
+    games: int
+    provisional: bool
+    active: bool
+    last_played: date
+
+    @property
+    def rank_change(self) -> int | None:
+        """Places gained (positive) or lost since RANK_CHANGE_DAYS ago; None if unranked."""
+        if self.rank is None or self.previous_rank is None:
+            return None
+        return self.previous_rank - self.rank
+
+    @property
+    def rating(self) -> float:
+        """The rating that orders the list (RATING_ORDER_BY)."""
+        return self.glicko_rating if conf.order_by() == "glicko" else self.elo
+
+
+def _today(now: datetime | None) -> tuple[datetime, date]:
+    now = now or timezone.now()
+    return now, utc_date(now)
+
+
+def _previous_ranks(*, cutoff: datetime) -> dict[int, int]:
+    """Each player's rank in the list as it stood at `cutoff`."""
+    latest = RatingSnapshot.objects.filter(player=OuterRef("pk"), finished_at__lt=cutoff).order_by(
+        "-finished_at", "-result_id"
+    )
+    field = "glicko_rating" if conf.order_by() == "glicko" else "elo_after"
+    rows = (
+        Player.objects.annotate(
+            then_rating=Subquery(latest.values(field)[:1]),
+            then_played=Subquery(latest.values("finished_at")[:1]),
+        )
+        .filter(then_played__isnull=False)
+        .values_list("pk", "name", "then_rating", "then_played")
+    )
+    active_since = utc_date(cutoff) - timedelta(days=conf.active_days())
+    ranked = sorted(
+        (
+            (-rating, name, pk)
+            for pk, name, rating, played in rows
+            if utc_date(played) >= active_since
+        )
+    )
+    return {pk: index for index, (_, _, pk) in enumerate(ranked, start=1)}
+
+
+def ranking_list(
+    *, country: str = "", include_inactive: bool = False, now: datetime | None = None
+) -> list[RankingEntry]:
+    """The ranking: active players by rating (RATING_ORDER_BY), best first, then (if asked)
+    inactive players without a rank. Ranks are world ranks, also when filtered by country."""
+    now, today = _today(now)
+    params = conf.rating_params()
+    provisional_below = conf.provisional_games()
+    active_since = today - timedelta(days=conf.active_days())
+    previous = _previous_ranks(cutoff=now - timedelta(days=conf.RANK_CHANGE_DAYS))
+    by_glicko = conf.order_by() == "glicko"
+
+    ratings = list(PlayerRating.objects.select_related("player").filter(games__gt=0))
+    ratings.sort(key=lambda r: (-(r.glicko_rating if by_glicko else r.elo), r.player.name))
+    entries = []
+    rank = 0
+    for rating in ratings:
+        active = rating.last_played is not None and rating.last_played >= active_since
+        if active:
+            rank += 1
+        elif not include_inactive:
+            continue
+        if country and rating.player.country != country:
+            continue
+        glicko = glicko_now(state=rating.to_state(), today=today, params=params)
+        entries.append(
+            RankingEntry(
+                rank=rank if active else None,
+                previous_rank=previous.get(rating.player_id) if active else None,
+                player_id=rating.player_id,
+                name=rating.player.name,
+                country=rating.player.country,
+                elo=rating.elo,
+                elo_peak=rating.elo if rating.elo_peak is None else rating.elo_peak,
+                glicko_rating=glicko.rating,
+                glicko_rd=glicko.rd,
+                glicko_volatility=glicko.volatility,
+                games=rating.games,
+                provisional=rating.games < provisional_below,
+                active=active,
+                last_played=rating.last_played,
+            )
+        )
+    entries.sort(key=lambda entry: entry.rank is None)  # stable: inactive players last
+    return entries
+
+
+def player_get(*, player_id: int) -> Player | None:
+    return Player.objects.filter(pk=player_id).first()
+
+
+def player_entry(*, player: Player, now: datetime | None = None) -> RankingEntry | None:
+    """The player's row of the ranking (with their rank if active); None before any game."""
+    for entry in ranking_list(include_inactive=True, now=now):
+        if entry.player_id == player.pk:
+            return entry
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One rated game from one player's side, with their ratings after it."""
+
+    result_id: int
+    game_id: int | None
+    finished_at: datetime
+    opponent_id: int
+    opponent_name: str
+    opponent_elo: float
+    score: float
+    tournament_name: str
+    elo_before: float
+    elo_after: float
+    glicko_rating: float
+    glicko_rd: float
+
+    @property
+    def elo_change(self) -> float:
+        return self.elo_after - self.elo_before
+
+
+def player_history(*, player: Player) -> list[HistoryEntry]:
+    """The player's rated games, oldest first (annulled games are not in it)."""
+    snapshots = (
+        RatingSnapshot.objects.filter(player=player)
+        .select_related("opponent", "result")
+        .order_by("finished_at", "result_id")
+    )
+    return [
+        HistoryEntry(
+            result_id=s.result_id,
+            game_id=s.result.game_id,
+            finished_at=s.finished_at,
+            opponent_id=s.opponent_id,
+            opponent_name=s.opponent.name,
+            opponent_elo=s.opponent_elo_before,
+            score=s.score,
+            tournament_name=s.result.tournament_name,
+            elo_before=s.elo_before,
+            elo_after=s.elo_after,
+            glicko_rating=s.glicko_rating,
+            glicko_rd=s.glicko_rd,
+        )
+        for s in snapshots
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPerformance:
+    tournament_name: str
+    games: int
+    score: float
+    average_opponent_elo: float
+    performance: float
+    elo_change: float
+    first_played: datetime
+    last_played: datetime
+
+
+def player_tournaments(*, history: list[HistoryEntry]) -> list[TournamentPerformance]:
+    """Score and performance rating (against opponents' Elo before each game) per
+    tournament, most recent first. Games outside tournaments are left out."""
+    groups: dict[str, list[HistoryEntry]] = defaultdict(list)
+    for entry in history:
+        if entry.tournament_name:
+            groups[entry.tournament_name].append(entry)
+    performances = []
+    for name, games in groups.items():
+        opponents = [game.opponent_elo for game in games]
+        score = sum(game.score for game in games)
+        performances.append(
+            TournamentPerformance(
+                tournament_name=name,
+                games=len(games),
+                score=score,
+                average_opponent_elo=sum(opponents) / len(opponents),
+                performance=performance_rating(opponent_ratings=opponents, score=score),
+                elo_change=sum(game.elo_change for game in games),
+                first_played=games[0].finished_at,
+                last_played=games[-1].finished_at,
+            )
+        )
+    performances.sort(key=lambda p: p.last_played, reverse=True)
+    return performances

@@ -1,0 +1,320 @@
+"""Writes to the world ranking: results in, ratings updated in the same transaction.
+
+The games app calls `rating_game_finished` when a rated game ends and `rating_game_changed`
+when a moderator annuls a game or adjudicates a new result, both inside its own
+`transaction.atomic()`. A result that finishes after every result already rated updates its
+two players in place; anything else (a result out of order, an annulment, an adjudication,
+an import) rebuilds every rating from the full history. Both paths go through
+`rankings.rating.history.rate_game`, so they give the same floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from rankings.conf import rating_params
+from rankings.csvimport import SCORES, ImportedResult
+from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
+from rankings.rating.history import GameRecord, GameStep, PlayerState, rate_game, replay_steps
+
+#: The game statuses under which a game's result does not count.
+ANNULLED_STATUS = "annulled"
+
+
+@dataclass(frozen=True, slots=True)
+class RecomputeSummary:
+    results: int
+    annulled: int
+    players: int
+    changed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    results: int
+    new_players: int
+    recompute: RecomputeSummary
+
+
+def utc_date(moment: datetime) -> date:
+    """The UTC calendar date of an aware datetime: the date the rating maths sees."""
+    return moment.astimezone(UTC).date()
+
+
+def player_for_user(*, user: Any) -> Player:
+    """The ranking player of a site user, created on first need.
+
+    The name is the username (with the user id appended if an imported player already has
+    that name: linking an imported person to an account is a moderator's decision, made in
+    the admin). The country follows the user's profile when it has one.
+    """
+    country = getattr(getattr(user, "profile", None), "country", "") or ""
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        name = user.get_username()
+        if Player.objects.filter(name=name).exists():
+            name = f"{name} ({user.pk})"
+        player = Player.objects.create(user=user, name=name, country=country)
+    elif country and player.country != country:
+        player.country = country
+        player.save(update_fields=["country"])
+    return player
+
+
+def _game_score(game: Any) -> float | None:
+    """Orange's score if the game counts for the ranking, else None."""
+    if not game.rated or game.status == ANNULLED_STATUS or game.finished_at is None:
+        return None
+    return SCORES.get(game.result)
+
+
+def _tournament_name(game: Any) -> str:
+    tournament = getattr(game, "tournament", None)
+    return str(getattr(tournament, "name", "") or "") if tournament is not None else ""
+
+
+@transaction.atomic
+def rating_game_finished(*, game: Any) -> RatedResult | None:
+    """Record a finished game's result and move both players' ratings.
+
+    Does nothing for an unrated game or one without a result; safe to call twice.
+    """
+    if RatedResult.objects.filter(game_id=game.pk).exists():
+        return rating_game_changed(game=game)
+    score = _game_score(game)
+    if score is None:
+        return None
+    result = RatedResult.objects.create(
+        player1=player_for_user(user=game.orange),
+        player2=player_for_user(user=game.blue),
+        score1=score,
+        finished_at=game.finished_at,
+        game_id=game.pk,
+        source=RatedResult.Source.GAME,
+        tournament_name=_tournament_name(game),
+    )
+    _rate_new_result(result)
+    return result
+
+
+@transaction.atomic
+def rating_game_changed(*, game: Any) -> RatedResult | None:
+    """Bring the ranking in line with a game a moderator annulled or adjudicated.
+
+    The result row is kept (marked annulled when the game no longer counts) and every
+    rating is rebuilt from the history.
+    """
+    result = RatedResult.objects.select_for_update().filter(game_id=game.pk).first()
+    score = _game_score(game)
+    if result is None:
+        return rating_game_finished(game=game) if score is not None else None
+    if score is None:
+        changed = not result.annulled
+        result.annulled = True
+    else:
+        changed = (
+            result.annulled or result.score1 != score or result.finished_at != game.finished_at
+        )
+        result.annulled = False
+        result.score1 = score
+        result.finished_at = game.finished_at
+    if changed:
+        result.save(update_fields=["annulled", "score1", "finished_at"])
+        ratings_recompute()
+    return result
+
+
+def _locked_ratings(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
+    """The rating rows of these players, created if missing, locked in id order."""
+    params = rating_params()
+    ids = sorted(set(player_ids))
+    existing = set(
+        PlayerRating.objects.filter(player_id__in=ids).values_list("player_id", flat=True)
+    )
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating.from_state(player_id=player_id, state=PlayerState.new(params))
+            for player_id in ids
+            if player_id not in existing
+        ],
+        ignore_conflicts=True,
+    )
+    return {
+        rating.player_id: rating
+        for rating in PlayerRating.objects.select_for_update()
+        .filter(player_id__in=ids)
+        .order_by("pk")
+    }
+
+
+def _rate_new_result(result: RatedResult) -> None:
+    """Rate one new result: in place if it is the latest, else by a full recomputation.
+
+    The players' rows are locked before looking for later results, so a concurrent result
+    that committed first is seen and forces the recomputation.
+    """
+    ratings = _locked_ratings([result.player1_id, result.player2_id])
+    later = (
+        RatedResult.objects.filter(annulled=False)
+        .filter(
+            Q(finished_at__gt=result.finished_at)
+            | Q(finished_at=result.finished_at, id__gt=result.id)
+        )
+        .exists()
+    )
+    if later:
+        ratings_recompute()
+        return
+    rating1, rating2 = ratings[result.player1_id], ratings[result.player2_id]
+    before1, before2 = rating1.to_state(), rating2.to_state()
+    record = _record(result.player1_id, result.player2_id, result.score1, result.finished_at)
+    after1, after2 = rate_game(
+        state1=before1,
+        state2=before2,
+        score1=record.score1,
+        played_on=record.played_on,
+        params=rating_params(),
+    )
+    rating1.set_state(after1)
+    rating2.set_state(after2)
+    rating1.save()
+    rating2.save()
+    RatingSnapshot.objects.bulk_create(
+        _snapshots(
+            result.id, result.finished_at, GameStep(record, before1, before2, after1, after2)
+        )
+    )
+
+
+def _record(
+    player1_id: int, player2_id: int, score1: float, finished_at: datetime
+) -> GameRecord[int]:
+    return GameRecord(player1_id, player2_id, score1, utc_date(finished_at))
+
+
+def _snapshots(result_id: int, finished_at: datetime, step: GameStep[int]) -> list[RatingSnapshot]:
+    record = step.record
+    rows = []
+    for player_id, opponent_id, score, before, after, opponent_before in (
+        (record.player1, record.player2, record.score1, step.before1, step.after1, step.before2),
+        (
+            record.player2,
+            record.player1,
+            1.0 - record.score1,
+            step.before2,
+            step.after2,
+            step.before1,
+        ),
+    ):
+        rows.append(
+            RatingSnapshot(
+                result_id=result_id,
+                player_id=player_id,
+                opponent_id=opponent_id,
+                finished_at=finished_at,
+                score=score,
+                games=after.elo.games,
+                elo_before=before.elo.rating,
+                elo_after=after.elo.rating,
+                opponent_elo_before=opponent_before.elo.rating,
+                glicko_rating=after.glicko.rating,
+                glicko_rd=after.glicko.rd,
+                glicko_volatility=after.glicko.volatility,
+            )
+        )
+    return rows
+
+
+@transaction.atomic
+def ratings_recompute(*, batch_size: int = 5000) -> RecomputeSummary:
+    """Rebuild every rating and snapshot from the full history of results that count.
+
+    Results are rated in order of finish time, then id. All rating rows are locked first so
+    no incremental update interleaves.
+    """
+    old = {
+        rating.player_id: rating.to_state() for rating in PlayerRating.objects.select_for_update()
+    }
+    rows = (
+        RatedResult.objects.filter(annulled=False)
+        .order_by("finished_at", "id")
+        .values_list("id", "player1_id", "player2_id", "score1", "finished_at")
+    )
+    results = list(rows.iterator(chunk_size=batch_size))
+    RatingSnapshot.objects.all().delete()
+    states: dict[int, PlayerState] = {}
+    records = (_record(p1, p2, score, finished_at) for _, p1, p2, score, finished_at in results)
+    snapshots: list[RatingSnapshot] = []
+    for (result_id, _, _, _, finished_at), step in zip(
+        results, replay_steps(records, params=rating_params(), states=states), strict=True
+    ):
+        snapshots.extend(_snapshots(result_id, finished_at, step))
+        if len(snapshots) >= batch_size:
+            RatingSnapshot.objects.bulk_create(snapshots)
+            snapshots = []
+    RatingSnapshot.objects.bulk_create(snapshots)
+
+    PlayerRating.objects.exclude(player_id__in=states).delete()
+    fields = [
+        "elo",
+        "games",
+        "elo_peak",
+        "elo_master",
+        "glicko_rating",
+        "glicko_rd",
+        "glicko_volatility",
+        "last_played",
+    ]
+    to_update = [
+        PlayerRating.from_state(player_id=player_id, state=state)
+        for player_id, state in states.items()
+        if player_id in old and old[player_id] != state
+    ]
+    to_create = [
+        PlayerRating.from_state(player_id=player_id, state=state)
+        for player_id, state in states.items()
+        if player_id not in old
+    ]
+    PlayerRating.objects.bulk_update(to_update, fields, batch_size=batch_size)
+    PlayerRating.objects.bulk_create(to_create, batch_size=batch_size)
+    return RecomputeSummary(
+        results=len(results),
+        annulled=RatedResult.objects.filter(annulled=True).count(),
+        players=len(states),
+        changed=len(to_update) + len(to_create) + len(set(old) - set(states)),
+    )
+
+
+@transaction.atomic
+def results_import(*, results: list[ImportedResult]) -> ImportSummary:
+    """Store past results (already validated) as rated results and rebuild the ratings.
+
+    Players are matched by exact name and created when new. Each result finishes at 00:00
+    UTC of its date; results of one date keep their order in the file.
+    """
+    names = {name for result in results for name in (result.player1, result.player2)}
+    players = {player.name: player for player in Player.objects.filter(name__in=names)}
+    new = [Player(name=name) for name in sorted(names - set(players))]
+    Player.objects.bulk_create(new)
+    players.update({player.name: player for player in Player.objects.filter(name__in=names)})
+    ordered = sorted(results, key=lambda result: (result.played_on, result.line))
+    RatedResult.objects.bulk_create(
+        [
+            RatedResult(
+                player1=players[result.player1],
+                player2=players[result.player2],
+                score1=result.score1,
+                finished_at=datetime.combine(result.played_on, time(0, 0), tzinfo=UTC),
+                source=RatedResult.Source.IMPORT,
+            )
+            for result in ordered
+        ],
+        batch_size=5000,
+    )
+    return ImportSummary(results=len(results), new_players=len(new), recompute=ratings_recompute())
