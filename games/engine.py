@@ -56,3 +56,33 @@ def game_state(game: Game, *, ply: int | None = None) -> GameState:
     if ply is not None:
         rows = rows.filter(ply__lt=ply)
     return replay(rows, variant_of(game))
+
+
+def position_data(state: GameState) -> dict[str, object]:
+    """The position as plain data for the API and the board page."""
+    result = state.result()
+    return {
+        "ply": state.ply,
+        "to_move": state.to_move.value if state.to_move else None,
+        "is_over": state.is_over(),
+        "tiles": [
+            {
+                "cell": str(tile.cell),
+                "sides": tile.orientation.sides_text,
+                "shape": tile.shape.letter,
+                "colour": tile.colour.value,
+            }
+            for tile in state.tiles
+        ],
+        "demand_cells": [str(cell) for cell in state.demand_cells()],
+        "supply": {
+            colour.value: {shape.letter: count for shape, count in state.supply(colour).items()}
+            for colour in Colour
+        },
+        "knots": [
+            {"cells": [str(c) for c in knot.cells], "orange": knot.orange, "blue": knot.blue}
+            for knot in result.knots
+        ],
+        "scores": {"orange": list(result.score.orange), "blue": list(result.score.blue)},
+        "board_result": result.text,
+    }

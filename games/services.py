@@ -270,7 +270,7 @@ def move_submit(
     game.ply += len(rows)
     _clock_after_move(game, side=side, now=now)
     if state.is_over():
-        _game_finish(game, result=state.result().result, termination=Game.Termination.NORMAL, now=now)
+        _game_finish(game, result=state.result().text, termination=Game.Termination.NORMAL, now=now)
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now)

@@ -1,0 +1,381 @@
+"""REST API for challenges and games: one view per operation, schemas for every answer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from celticsite.errors import DomainError
+from games import selectors, services
+from games import serializers as s
+from games.engine import position_data
+from games.models import Game, IdempotentRequest
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorSerializer, description="The request is invalid; see detail."),
+    403: OpenApiResponse(s.ErrorSerializer, description="You may not do this."),
+    404: OpenApiResponse(s.ErrorSerializer, description="No such object (or not visible)."),
+    409: OpenApiResponse(s.ErrorSerializer, description="The game or challenge has moved on."),
+}
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: ERRORS[code] for code in codes}
+
+
+def _game_detail(game: Game, request: Request) -> dict[str, Any]:
+    position = position_data(selectors.game_position(game=game))
+    return s.GameDetailSerializer(
+        game, context={"request": request, "position": position}
+    ).data
+
+
+def _paginated(view: APIView, request: Request, queryset: Any, serializer: type) -> Response:
+    paginator = view.pagination_class() if view.pagination_class else None
+    assert paginator is not None
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer(page, many=True).data)
+
+
+# --- Challenges ---------------------------------------------------------------------------
+
+
+class ChallengeListCreateApi(APIView):
+    @extend_schema(
+        summary="List challenges",
+        description="`scope=open` (default for guests): open seeks anyone may accept; "
+        "`incoming`/`outgoing`/`mine`: your own challenges.",
+        parameters=[OpenApiParameter("scope", str, enum=["open", "incoming", "outgoing", "mine"])],
+        responses={200: s.ChallengeOutputSerializer(many=True), **_errors(400)},
+        tags=["challenges"],
+    )
+    def get(self, request: Request) -> Response:
+        scope = request.query_params.get("scope", "open")
+        if scope == "open":
+            challenges = selectors.challenge_list_open(exclude_user=request.user)
+        elif scope in {"incoming", "outgoing", "mine"}:
+            if not request.user.is_authenticated:
+                raise DomainError("Log in to see your own challenges.", code="not_authenticated")
+            challenges = selectors.challenge_list_for_user(user=request.user, scope=scope)
+            if scope != "mine":
+                challenges = challenges.filter(status="open")
+        else:
+            raise DomainError(
+                f"scope {scope!r} is not one of open, incoming, outgoing, mine.",
+                code="invalid_scope",
+            )
+        return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
+
+    @extend_schema(
+        summary="Create a challenge or an open seek",
+        request=s.ChallengeInputSerializer,
+        responses={201: s.ChallengeOutputSerializer, **_errors(400, 404)},
+        tags=["challenges"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.ChallengeInputSerializer, request)
+        opponent = (
+            selectors.user_get_by_username(username=data["opponent"]) if data["opponent"] else None
+        )
+        tc = data.get("time_control", {}).get("time_control")
+        challenge = services.challenge_create(
+            challenger=request.user,
+            opponent=opponent,
+            colour=data["colour"],
+            rated=data["rated"],
+            public=data["public"],
+            window_forfeit=data["window_forfeit"],
+            time_control=tc,
+            message=data["message"],
+        )
+        return Response(s.ChallengeOutputSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+
+class ChallengeDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="Show a challenge", responses={200: s.ChallengeOutputSerializer,
+                   **_errors(404)}, tags=["challenges"])
+    def get(self, request: Request, challenge_id: int) -> Response:
+        challenge = selectors.challenge_get_visible(challenge_id=challenge_id, user=request.user)
+        return Response(s.ChallengeOutputSerializer(challenge).data)
+
+
+class ChallengeAcceptApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Accept a challenge: the game starts", request=None,
+                   responses={201: s.GameDetailSerializer, **_errors(403, 404, 409)},
+                   tags=["challenges"])
+    def post(self, request: Request, challenge_id: int) -> Response:
+        game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
+        return Response(_game_detail(game, request), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDeclineApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Decline a challenge addressed to you", request=None,
+                   responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
+                   tags=["challenges"])
+    def post(self, request: Request, challenge_id: int) -> Response:
+        challenge = services.challenge_decline(challenge_id=challenge_id, user=request.user)
+        return Response(s.ChallengeOutputSerializer(challenge).data)
+
+
+class ChallengeCancelApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Withdraw your open challenge", request=None,
+                   responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
+                   tags=["challenges"])
+    def post(self, request: Request, challenge_id: int) -> Response:
+        challenge = services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+        return Response(s.ChallengeOutputSerializer(challenge).data)
+
+
+# --- Games ----------------------------------------------------------------------------------
+
+
+class GameListApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="List games",
+        description="Without filters: every game you may see (public ones and your own). "
+        "`mine=true`: yours; `my_turn=true`: yours waiting for your move, least time left "
+        "first; `player=<username>`: that player's public games; `status`: active, finished "
+        "or annulled.",
+        parameters=[
+            OpenApiParameter("mine", bool),
+            OpenApiParameter("my_turn", bool),
+            OpenApiParameter("player", str),
+            OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
+        ],
+        responses={200: s.GameSummarySerializer(many=True), **_errors(400, 404)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        own = _flag(params, "mine") or _flag(params, "my_turn")
+        if own and not request.user.is_authenticated:
+            raise DomainError("Log in to list your own games.", code="not_authenticated")
+        if _flag(params, "my_turn"):
+            games = selectors.game_list_my_turn(user=request.user)
+        elif _flag(params, "mine"):
+            games = selectors.game_list_for_player(user=request.user)
+        elif params.get("player"):
+            selectors.user_get_by_username(username=params["player"])
+            games = selectors.game_list_public(username=params["player"])
+        else:
+            games = selectors.game_list_visible(user=request.user)
+        if params.get("status"):
+            if params["status"] not in Game.Status.values:
+                raise DomainError(
+                    f"status {params['status']!r} is not one of {', '.join(Game.Status.values)}.",
+                    code="invalid_status",
+                )
+            games = games.filter(status=params["status"])
+        return _paginated(self, request, games, s.GameSummarySerializer)
+
+
+def _flag(params: Any, name: str) -> bool:
+    value = params.get(name, "").lower()
+    if value in {"", "0", "false", "no"}:
+        return False
+    if value in {"1", "true", "yes"}:
+        return True
+    raise DomainError(f"{name}={value!r}: expected true or false.", code="invalid_flag")
+
+
+class GameDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="Show a game with its moves and current position",
+                   responses={200: s.GameDetailSerializer, **_errors(404)}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        return Response(_game_detail(game, request))
+
+
+class GameMovesApi(APIView):
+    """The move list: read it, or append to it."""
+
+    throttle_scope = "moves"
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(ScopedRateThrottle())
+        return throttles
+
+    @extend_schema(summary="List the recorded turns", responses={200: s.TurnSerializer(many=True),
+                   **_errors(404)}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        return Response(s.TurnSerializer(game.moves.all(), many=True).data)
+
+    @extend_schema(
+        summary="Play a move",
+        description="State the ply you expect (the game's `ply`): a stale or duplicate "
+        "submission gets 409 and changes nothing. Send an `Idempotency-Key` header to make "
+        "retries safe: a repeated request with the same key gets the first answer again. "
+        "An illegal move gets 400 with `code: illegal_move` and the `rule` it breaks.",
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                     description="Any unique string of up to 100 characters.")],
+        request=s.MoveInputSerializer,
+        responses={201: s.MoveOutcomeSerializer, **_errors(400, 403, 404, 409)},
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return idempotent(request, lambda: self._play(request, game_id))
+
+    def _play(self, request: Request, game_id: int) -> Response:
+        data = _valid(s.MoveInputSerializer, request)
+        outcome = services.move_submit(
+            game_id=game_id, user=request.user, expected_ply=data["ply"], notation=data["move"]
+        )
+        body = {
+            "turns": s.TurnSerializer(outcome.turns, many=True).data,
+            "game": _game_detail(outcome.game, request),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GameLegalMovesApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="The legal moves of the player to move",
+                   responses={200: s.LegalMovesSerializer, **_errors(404)}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        state = selectors.game_position(game=game)
+        moves = sorted(str(m) for m in state.legal_moves()) if game.is_active else []
+        to_move = state.to_move.value if game.is_active and state.to_move else None
+        return Response({"ply": game.ply, "to_move": to_move, "moves": moves})
+
+
+class GamePositionApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="The position after a given number of turns (replay)",
+                   responses={200: s.PositionSerializer, **_errors(400, 404)}, tags=["games"])
+    def get(self, request: Request, game_id: int, ply: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        return Response(position_data(selectors.game_position(game=game, ply=ply)))
+
+
+class GameResignApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Resign: your opponent wins", request=None,
+                   responses={200: s.GameSummarySerializer, **_errors(403, 404, 409)},
+                   tags=["games"])
+    def post(self, request: Request, game_id: int) -> Response:
+        selectors.game_get_visible(game_id=game_id, user=request.user)
+        game = services.game_resign(game_id=game_id, user=request.user)
+        return Response(s.GameSummarySerializer(game).data)
+
+
+class GameRecordApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Download the game record",
+        description="`as=json` (default) or `as=text` (the PGN-like format of docs/RECORDS.md).",
+        parameters=[OpenApiParameter("as", str, enum=["json", "text"])],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT,
+                   (200, "text/plain"): OpenApiTypes.STR, **_errors(400, 404)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> HttpResponse:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        record = selectors.game_record(game=game)
+        kind = request.query_params.get("as", "json")
+        if kind == "json":
+            content, content_type, suffix = record.to_json(), "application/json", "json"
+        elif kind == "text":
+            content, content_type, suffix = record.to_text(), "text/plain; charset=utf-8", "txt"
+        else:
+            raise DomainError(f"as={kind!r}: expected json or text.", code="invalid_format")
+        if not isinstance(content, str):
+            content = json.dumps(content, indent=2)
+        response = HttpResponse(content, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="celtic-game-{game.pk}.{suffix}"'
+        return response
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _valid(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def idempotent(request: Request, handle: Any) -> Response:
+    """Run ``handle`` once per ``Idempotency-Key``; a repeat gets the first answer again.
+
+    The answer is stored in the same transaction as the move, so it exists exactly when the
+    move does. A racing repeat loses on the game lock, finds the stored answer and returns it.
+    """
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if not key:
+        return handle()
+    if len(key) > 100:
+        raise DomainError("Idempotency-Key is longer than 100 characters.", code="invalid_key")
+    fingerprint = hashlib.sha256(
+        f"{request.method} {request.path} {json.dumps(request.data, sort_keys=True)}".encode()
+    ).hexdigest()
+    stored = _stored_answer(request, key, fingerprint)
+    if stored is not None:
+        return stored
+    try:
+        with transaction.atomic():
+            response = handle()
+            IdempotentRequest.objects.create(
+                user=request.user, key=key, fingerprint=fingerprint,
+                status_code=response.status_code, body=json.loads(json.dumps(response.data)),
+            )
+            return response
+    except (DomainError, IntegrityError):
+        stored = _stored_answer(request, key, fingerprint)
+        if stored is not None:
+            return stored
+        raise
+
+
+def _stored_answer(request: Request, key: str, fingerprint: str) -> Response | None:
+    found = IdempotentRequest.objects.filter(user=request.user, key=key).first()
+    if found is None:
+        return None
+    if found.fingerprint != fingerprint:
+        raise DomainError(
+            "This Idempotency-Key was already used for a different request; use a new key.",
+            code="idempotency_key_reused",
+        )
+    response = Response(found.body, status=found.status_code)
+    response["Idempotent-Replay"] = "true"
+    return response

@@ -1,0 +1,77 @@
+"""Demo data so a newcomer can log in and move at once: ``manage.py seed_demo``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.services import user_create
+from games import selectors, services
+from games.clock import ClockKind, TimeControl
+from games.models import Challenge, Game
+
+DEMO_PASSWORD = "celtic-demo"
+PLAYERS = [
+    ("alice", "Alice Ó Briain", "IE", "Europe/Dublin"),
+    ("bob", "Bob Campbell", "GB", "Europe/London"),
+    ("carol", "Carol Kerjean", "FR", "Europe/Paris"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo players, a game in progress, a finished game and open challenges."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--seed", type=int, default=2009, help="seed for the demo moves")
+
+    @transaction.atomic
+    def handle(self, *args: Any, seed: int, **options: Any) -> None:
+        user_model = get_user_model()
+        if user_model.objects.filter(username="alice").exists():
+            self._print_welcome(created=False)
+            return
+        users = {
+            name: user_create(username=name, email=f"{name}@example.com", password=DEMO_PASSWORD,
+                              display_name=display, country=country, time_zone=tz)
+            for name, display, country, tz in PLAYERS
+        }
+        user_model.objects.create_superuser("moderator", "moderator@example.com", DEMO_PASSWORD)
+        rng = random.Random(seed)
+
+        in_progress = services.game_start(orange=users["alice"], blue=users["bob"])
+        self._play(in_progress, plies=6, rng=rng)
+
+        finished = services.game_start(orange=users["carol"], blue=users["alice"],
+                                       time_control=TimeControl(kind=ClockKind.NONE))
+        self._play(finished, plies=100, rng=rng)
+
+        services.challenge_create(challenger=users["carol"], message="Anyone for a game?")
+        services.challenge_create(challenger=users["bob"], opponent=users["alice"],
+                                  colour=Challenge.ColourChoice.BLUE,
+                                  time_control=TimeControl(kind=ClockKind.FISCHER),
+                                  message="A rematch with a Fischer clock?")
+        self._print_welcome(created=True)
+
+    def _play(self, game: Game, *, plies: int, rng: random.Random) -> None:
+        """Play random legal moves through the real service, as the players would."""
+        for _ in range(plies):
+            game.refresh_from_db()
+            if not game.is_active:
+                return
+            move = rng.choice(selectors.game_position(game=game).legal_moves())
+            player = game.orange if game.to_move == "orange" else game.blue
+            services.move_submit(game_id=game.pk, user=player, expected_ply=game.ply,
+                                 notation=str(move))
+
+    def _print_welcome(self, *, created: bool) -> None:
+        state = "Demo data created." if created else "Demo data already present."
+        self.stdout.write(self.style.SUCCESS(state))
+        self.stdout.write(
+            "Open http://127.0.0.1:8000/ and log in as alice, bob or carol "
+            f"(password {DEMO_PASSWORD!r}); moderator/{DEMO_PASSWORD} for /admin/.\n"
+            "API docs: http://127.0.0.1:8000/api/docs/"
+        )

@@ -1,0 +1,126 @@
+"""Reads for challenges and games: lists, visibility, positions and records."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, Q, QuerySet
+
+from games import errors
+from games.engine import game_state, variant_of
+from games.models import Challenge, Game
+from games.rules import GameRecord, GameState
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
+    return games.select_related("orange", "blue")
+
+
+def game_list_for_player(*, user: AbstractBaseUser, status: str | None = None) -> QuerySet[Game]:
+    """The games ``user`` plays in, newest first, optionally of one status."""
+    games = Game.objects.filter(Q(orange=user) | Q(blue=user))
+    if status:
+        games = games.filter(status=status)
+    return _with_players(games)
+
+
+def game_list_my_turn(*, user: AbstractBaseUser) -> QuerySet[Game]:
+    """Games waiting for ``user``'s move, the least time left first (no limit last)."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
+        Q(orange=user, to_move="orange") | Q(blue=user, to_move="blue")
+    )
+    return _with_players(games).order_by(F("deadline").asc(nulls_last=True), "pk")
+
+
+def game_list_public(*, username: str | None = None) -> QuerySet[Game]:
+    """Public games, or the public games of one player."""
+    games = Game.objects.filter(public=True)
+    if username:
+        games = games.filter(Q(orange__username=username) | Q(blue__username=username))
+    return _with_players(games)
+
+
+def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
+    """Every game ``user`` may look at: public ones, their own, and all for staff."""
+    games = Game.objects.all()
+    if not user.is_authenticated:
+        games = games.filter(public=True)
+    elif not user.is_staff:
+        games = games.filter(Q(public=True) | Q(orange=user) | Q(blue=user))
+    return _with_players(games)
+
+
+def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
+    """The game, if ``user`` may see it; a private game looks absent to outsiders."""
+    try:
+        return game_list_visible(user=user).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"There is no game #{game_id}.") from None
+
+
+def game_position(*, game: Game, ply: int | None = None) -> GameState:
+    """The position after ``ply`` turns (default: the current one), replayed from the moves."""
+    if ply is not None and not 0 <= ply <= game.ply:
+        raise errors.DomainError(
+            f"ply {ply} is outside this game: expected 0 to {game.ply}.", code="invalid_ply"
+        )
+    return game_state(game, ply=ply)
+
+
+def game_record(*, game: Game) -> GameRecord:
+    """The game as a record (JSON or text), headers filled from the database."""
+    state = game_state(game)
+    headers = {
+        "Event": "Correspondence game",
+        "Site": "Celtic! by correspondence",
+        "Game": str(game.pk),
+        "Date": game.created_at.strftime("%Y.%m.%d"),
+        "Orange": game.orange.get_username(),
+        "Blue": game.blue.get_username(),
+        "TimeControl": game.time_control.describe(),
+        "Rated": "yes" if game.rated else "no",
+        "Result": game.result or "*",
+    }
+    if game.termination and game.termination != Game.Termination.NORMAL:
+        headers["Termination"] = game.termination
+    return GameRecord(headers=headers, variant=variant_of(game), turns=state.history,
+                      result=game.result or "*")
+
+
+def challenge_list_open(*, exclude_user: AnyUser | None = None) -> QuerySet[Challenge]:
+    """Open seeks that anyone may accept, newest first."""
+    seeks = Challenge.objects.filter(status=Challenge.Status.OPEN, opponent__isnull=True)
+    if exclude_user is not None and exclude_user.is_authenticated:
+        seeks = seeks.exclude(challenger=exclude_user)
+    return seeks.select_related("challenger")
+
+
+def challenge_list_for_user(*, user: AbstractBaseUser, scope: str = "all") -> QuerySet[Challenge]:
+    """Challenges ``user`` sent (``outgoing``), received (``incoming``), or both."""
+    sent, received = Q(challenger=user), Q(opponent=user)
+    condition = {"outgoing": sent, "incoming": received}.get(scope, sent | received)
+    return Challenge.objects.filter(condition).select_related("challenger", "opponent")
+
+
+def challenge_get_visible(*, challenge_id: int, user: AnyUser) -> Challenge:
+    """A challenge is visible to its two players, and an open seek to everyone."""
+    visible = Q(opponent__isnull=True)
+    if user.is_authenticated:
+        visible |= Q(challenger=user) | Q(opponent=user)
+    try:
+        return Challenge.objects.select_related("challenger", "opponent").get(
+            visible, pk=challenge_id
+        )
+    except Challenge.DoesNotExist:
+        raise errors.ChallengeNotFound(f"There is no challenge #{challenge_id}.") from None
+
+
+def user_get_by_username(*, username: str) -> AbstractBaseUser:
+    user_model = get_user_model()
+    try:
+        return user_model.objects.get(username=username, is_active=True)
+    except user_model.DoesNotExist:
+        raise errors.NotFound(f"There is no active player called {username!r}.",
+                              code="user_not_found") from None

@@ -1,0 +1,243 @@
+"""Input and output serializers of the games API. They validate shape, never game rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.clock import ClockKind, TimeControl
+from games.models import Challenge, Game, Move
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.SerializerMethodField()
+
+    def get_display_name(self, user: AbstractBaseUser) -> str:
+        profile = getattr(user, "profile", None)
+        return getattr(profile, "display_name", "") or user.get_username()
+
+
+class TimeControlSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[k.value for k in ClockKind],
+        default=ClockKind.PER_MOVE.value,
+        help_text="per_move: fixed days for every move; fischer: a bank of days with an "
+        "increment per move and a cap; none: no time limit.",
+    )
+    days_per_move = serializers.IntegerField(default=3, help_text="per_move: days per move (1–60).")
+    bank_days = serializers.IntegerField(default=10, help_text="fischer: starting bank (1–120).")
+    increment_days = serializers.IntegerField(default=2, help_text="fischer: days added per move.")
+    max_days = serializers.IntegerField(default=20, help_text="fischer: the bank's cap.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["time_control"] = TimeControl(kind=ClockKind(attrs["kind"]), **{
+                k: attrs[k] for k in ("days_per_move", "bank_days", "increment_days", "max_days")
+            })
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+        return attrs
+
+
+def time_control_data(obj: Challenge | Game) -> dict[str, Any]:
+    return {
+        "kind": obj.clock_kind,
+        "days_per_move": obj.days_per_move,
+        "bank_days": obj.bank_days,
+        "increment_days": obj.increment_days,
+        "max_days": obj.max_days,
+        "description": obj.time_control.describe(),
+    }
+
+
+class TimeControlOutputSerializer(TimeControlSerializer):
+    description = serializers.CharField(help_text="The time control in words.")
+
+
+class ChallengeInputSerializer(serializers.Serializer):
+    opponent = serializers.CharField(
+        required=False, allow_blank=True, default="",
+        help_text="Username of the player challenged; leave empty for an open seek.",
+    )
+    colour = serializers.ChoiceField(
+        choices=Challenge.ColourChoice.values, default=Challenge.ColourChoice.RANDOM,
+        help_text="The colour you play: orange (moves first), blue, or random.",
+    )
+    rated = serializers.BooleanField(default=True)
+    public = serializers.BooleanField(default=True, help_text="Anyone may watch the game.")
+    window_forfeit = serializers.BooleanField(
+        default=False,
+        help_text="Variant: a move that breaks only the 5x5 window forfeits the turn "
+        "instead of being rejected.",
+    )
+    time_control = TimeControlSerializer(required=False)
+    message = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
+
+
+class ChallengeOutputSerializer(serializers.ModelSerializer):
+    challenger = PlayerSerializer()
+    opponent = PlayerSerializer(allow_null=True)
+    time_control = serializers.SerializerMethodField()
+    game_id = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Challenge
+        fields = [
+            "id", "challenger", "opponent", "colour", "rated", "public", "window_forfeit",
+            "time_control", "message", "status", "created_at", "decided_at", "game_id",
+        ]
+
+    @extend_schema_field(TimeControlOutputSerializer)
+    def get_time_control(self, obj: Challenge) -> dict[str, Any]:
+        return time_control_data(obj)
+
+    def get_game_id(self, obj: Challenge) -> int | None:
+        game = getattr(obj, "game", None)
+        return game.pk if game else None
+
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    orange = PlayerSerializer()
+    blue = PlayerSerializer()
+    time_control = serializers.SerializerMethodField()
+    orange_seconds_left = serializers.SerializerMethodField(
+        help_text="Orange's remaining time in seconds for their next move (null: no limit)."
+    )
+    blue_seconds_left = serializers.SerializerMethodField(
+        help_text="Blue's remaining time in seconds for their next move (null: no limit)."
+    )
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "orange", "blue", "status", "result", "termination", "ply", "to_move",
+            "rated", "public", "window_forfeit", "time_control", "deadline",
+            "orange_seconds_left", "blue_seconds_left", "created_at", "finished_at",
+        ]
+
+    @extend_schema_field(TimeControlOutputSerializer)
+    def get_time_control(self, obj: Game) -> dict[str, Any]:
+        return time_control_data(obj)
+
+    def get_orange_seconds_left(self, obj: Game) -> int | None:
+        return _seconds_left(obj, "orange")
+
+    def get_blue_seconds_left(self, obj: Game) -> int | None:
+        return _seconds_left(obj, "blue")
+
+
+
+def _seconds_left(game: Game, side: str) -> int | None:
+    """Time left for ``side``: counting down while it is their turn, else their stored bank."""
+    if game.is_active and game.to_move == side and game.deadline is not None:
+        from django.utils import timezone
+
+        return max(0, int((game.deadline - timezone.now()).total_seconds()))
+    left = game.time_left(side)
+    return None if left is None else int(left.total_seconds())
+
+
+class TileSerializer(serializers.Serializer):
+    cell = serializers.CharField(help_text="Cell a1–i9.")
+    sides = serializers.CharField(help_text="Open sides in N E S W order, e.g. 'NE'.")
+    shape = serializers.CharField(help_text="X cross, T tee, I straight, L bend, U cap.")
+    colour = serializers.ChoiceField(choices=["orange", "blue", "neutral"])
+
+
+class KnotSerializer(serializers.Serializer):
+    cells = serializers.ListField(child=serializers.CharField(), help_text="Cells it visits.")
+    orange = serializers.IntegerField(help_text="Orange tiles it visits (its score for Orange).")
+    blue = serializers.IntegerField(help_text="Blue tiles it visits (its score for Blue).")
+
+
+class SupplySerializer(serializers.Serializer):
+    orange = serializers.DictField(child=serializers.IntegerField(), help_text="Shape → count.")
+    blue = serializers.DictField(child=serializers.IntegerField())
+    neutral = serializers.DictField(child=serializers.IntegerField())
+
+
+class ScoresSerializer(serializers.Serializer):
+    orange = serializers.ListField(child=serializers.IntegerField())
+    blue = serializers.ListField(child=serializers.IntegerField())
+
+
+class PositionSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="Turns played to reach this position.")
+    to_move = serializers.CharField(allow_null=True)
+    is_over = serializers.BooleanField(help_text="True when neither player can move.")
+    tiles = TileSerializer(many=True)
+    demand_cells = serializers.ListField(
+        child=serializers.CharField(), help_text="Empty cells where a path end points."
+    )
+    supply = SupplySerializer()
+    knots = KnotSerializer(many=True, help_text="Closed paths and what each scores.")
+    scores = ScoresSerializer(help_text="Each player's knot scores, highest first.")
+    board_result = serializers.CharField(
+        help_text="Who the knots favour now: 1-0, 0-1 or 1/2-1/2 (the game's result once over)."
+    )
+
+
+class TurnSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Move
+        fields = ["ply", "side", "kind", "notation", "created_at"]
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    your_side = serializers.SerializerMethodField(help_text="Your colour, or null if watching.")
+    moves = TurnSerializer(many=True, read_only=True)
+    position = serializers.SerializerMethodField()
+
+    class Meta(GameSummarySerializer.Meta):
+        fields = [*GameSummarySerializer.Meta.fields, "your_side", "moves", "position"]
+
+    def get_your_side(self, obj: Game) -> str | None:
+        request = self.context.get("request")
+        return obj.player_side(request.user) if request else None
+
+    @extend_schema_field(PositionSerializer)
+    def get_position(self, obj: Game) -> dict[str, Any]:
+        return self.context["position"]
+
+
+
+class MoveInputSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(
+        min_value=0,
+        help_text="The ply you are answering (the game's current `ply`). If the game has moved "
+        "on, the move is refused with 409 and nothing changes.",
+    )
+    move = serializers.CharField(
+        max_length=40,
+        help_text="Cell, open sides (any order) and an optional n for neutral: 'f5 NE', "
+        "'d5 NESW n'.",
+    )
+
+
+class MoveOutcomeSerializer(serializers.Serializer):
+    turns = TurnSerializer(many=True, help_text="The turns recorded: your move and any passes.")
+    game = GameDetailSerializer()
+
+
+class LegalMovesSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    to_move = serializers.CharField(allow_null=True)
+    moves = serializers.ListField(child=serializers.CharField(), help_text="Canonical notation.")
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable error code, e.g. illegal_move.")
+    detail = serializers.CharField(help_text="What was wrong and what is expected.")
+    rule = serializers.CharField(required=False, help_text="For illegal_move: the rule broken.")
+    current_ply = serializers.IntegerField(required=False, help_text="For stale_ply.")
+    expected = serializers.CharField(required=False, help_text="How to write it correctly.")
+    errors = serializers.DictField(required=False, help_text="Per-field validation messages.")
