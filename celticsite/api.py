@@ -7,12 +7,23 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from celticsite.errors import DomainError
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error answer (for the OpenAPI document)."""
+
+    code = serializers.CharField(help_text="Machine-readable error code, e.g. illegal_move.")
+    detail = serializers.CharField(help_text="What was wrong and what is expected.")
+    rule = serializers.CharField(required=False, help_text="For illegal_move: the rule broken.")
+    current_ply = serializers.IntegerField(required=False, help_text="For stale_ply.")
+    expected = serializers.CharField(required=False, help_text="How to write it correctly.")
+    errors = serializers.DictField(required=False, help_text="Per-field validation messages.")
 
 
 class Pagination(PageNumberPagination):
@@ -62,4 +73,4 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
-__all__ = ["Pagination", "exception_handler", "status"]
+__all__ = ["ErrorSerializer", "Pagination", "exception_handler", "status"]

@@ -205,6 +205,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "SideEnum": "games.models.Side",
+        "GameStatusEnum": "games.models.Game.Status",
+        "ChallengeStatusEnum": "games.models.Challenge.Status",
+        "TurnKindEnum": "games.models.Move.Kind",
+        "ClockKindEnum": ["per_move", "fischer", "none"],
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

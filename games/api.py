@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from celticsite.api import ErrorSerializer
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
@@ -23,10 +24,10 @@ from games.engine import position_data
 from games.models import Game, IdempotentRequest
 
 ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="The request is invalid; see detail."),
-    403: OpenApiResponse(s.ErrorSerializer, description="You may not do this."),
-    404: OpenApiResponse(s.ErrorSerializer, description="No such object (or not visible)."),
-    409: OpenApiResponse(s.ErrorSerializer, description="The game or challenge has moved on."),
+    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
+    403: OpenApiResponse(ErrorSerializer, description="You may not do this."),
+    404: OpenApiResponse(ErrorSerializer, description="No such object (or not visible)."),
+    409: OpenApiResponse(ErrorSerializer, description="The game or challenge has moved on."),
 }
 
 

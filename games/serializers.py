@@ -232,12 +232,3 @@ class LegalMovesSerializer(serializers.Serializer):
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Machine-readable error code, e.g. illegal_move.")
-    detail = serializers.CharField(help_text="What was wrong and what is expected.")
-    rule = serializers.CharField(required=False, help_text="For illegal_move: the rule broken.")
-    current_ply = serializers.IntegerField(required=False, help_text="For stale_ply.")
-    expected = serializers.CharField(required=False, help_text="How to write it correctly.")
-    errors = serializers.DictField(required=False, help_text="Per-field validation messages.")
