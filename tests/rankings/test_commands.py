@@ -140,10 +140,10 @@ def test_replay_runs_against_a_database_that_does_not_exist(tmp_path):
     root = Path(__file__).resolve().parents[2]
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["CELTIC_VAR_DIR"] = str(tmp_path / "var")
+    command = [sys.executable, str(root / "manage.py"), "ratings_replay", _write(tmp_path, GOOD)]
     done = subprocess.run(
-        [sys.executable, str(root / "manage.py"), "ratings_replay", _write(tmp_path, GOOD), "--json"],
-        cwd=root, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [*command, "--json"], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == _replay(_write(tmp_path, GOOD))
     assert not (tmp_path / "var" / "db.sqlite3").exists()
