@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import Pagination
+from celticsite.api import ErrorSerializer, Pagination
 from celticsite.errors import NotFound
 from rankings import selectors
 from rankings.serializers import (
@@ -23,6 +25,9 @@ from rankings.serializers import (
     RankingFilterInputSerializer,
     rounded,
 )
+
+INVALID = OpenApiResponse(ErrorSerializer, description="A filter is invalid; see detail.")
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such ranking player.")
 
 
 def _filters(request: Request) -> dict[str, Any]:
@@ -41,7 +46,7 @@ class RankingListApi(APIView):
         operation_id="rankings_list",
         summary="The world ranking",
         parameters=[RankingFilterInputSerializer],
-        responses={200: RankingEntryOutputSerializer(many=True)},
+        responses={200: RankingEntryOutputSerializer(many=True), 400: INVALID},
     )
     def get(self, request: Request) -> Response:
         entries = selectors.ranking_list(**_filters(request))
@@ -51,8 +56,21 @@ class RankingListApi(APIView):
         return paginator.get_paginated_response(serializer.data)
 
 
+class CsvRenderer(BaseRenderer):
+    """Lets clients ask for text/csv; the CSV itself is written by the view. An error
+    answer negotiated to text/csv carries the usual JSON error body."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):  # type: ignore[no-untyped-def]
+        return data.encode() if isinstance(data, str) else json.dumps(data).encode()
+
+
 class RankingCsvApi(APIView):
     permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, CsvRenderer]
 
     @extend_schema(
         operation_id="rankings_export_csv",
@@ -65,7 +83,8 @@ class RankingCsvApi(APIView):
                     "Columns rank, previous_rank, name, country, rating, elo, glicko_rating, "
                     "glicko_rd, games, provisional, last_played; elo and glicko at full precision."
                 ),
-            )
+            ),
+            400: INVALID,
         },
     )
     def get(self, request: Request) -> HttpResponse:
@@ -105,7 +124,7 @@ class PlayerDetailApi(APIView):
     @extend_schema(
         operation_id="rankings_player",
         summary="A ranking player: current ratings, rated games and tournaments",
-        responses={200: PlayerDetailOutputSerializer},
+        responses={200: PlayerDetailOutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, player_id: int) -> Response:
         player = selectors.player_get(player_id=player_id)
