@@ -1,6 +1,8 @@
 """Elo updates checked against arithmetic done by hand (shown in the comments)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rankings.rating.elo import EloParams, EloState, elo_update, expected_score, k_factor
 
@@ -129,3 +131,20 @@ def test_parameters_come_from_params():
 def test_a_score_other_than_win_draw_loss_is_refused():
     with pytest.raises(ValueError, match="score"):
         elo_update(player=EloState.new(PARAMS), opponent_rating=1500.0, score=0.7, params=PARAMS)
+
+
+@given(
+    own=st.floats(min_value=0, max_value=4000),
+    opponent=st.floats(min_value=0, max_value=4000),
+    games=st.integers(min_value=0, max_value=200),
+    score=st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_equal_k_updates_are_zero_sum_and_expectations_within_the_clip(own, opponent, games, score):
+    expected = expected_score(own=own, opponent=opponent)
+    assert 1 / 11 - 1e-12 <= expected <= 10 / 11 + 1e-12
+    assert expected + expected_score(own=opponent, opponent=own) == pytest.approx(1.0)
+    a = EloState(rating=own, games=games)
+    b = EloState(rating=opponent, games=games)
+    a_after = elo_update(player=a, opponent_rating=opponent, score=score, params=PARAMS)
+    b_after = elo_update(player=b, opponent_rating=own, score=1.0 - score, params=PARAMS)
+    assert a_after.rating + b_after.rating == pytest.approx(own + opponent, abs=1e-9)
