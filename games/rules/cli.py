@@ -19,6 +19,7 @@ the first bad move and why), 2 for bad command-line arguments.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -87,7 +88,8 @@ def main(
     err = stderr or sys.stderr
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse has printed the usage problem (or the help)
         return stop.code if isinstance(stop.code, int) else 2
     try:
