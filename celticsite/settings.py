@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -42,7 +43,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production")
     SECRET_KEY = "development-only-key-never-used-in-production-" + "x" * 20
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver"
+)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
@@ -62,6 +65,7 @@ INSTALLED_APPS = [
     "moderation",
     "games",
     "rankings",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -169,7 +173,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # docs/NOTIFICATIONS.md describes these.
+    "notifications-flush-outbox": {"task": "notifications.tasks.flush_outbox", "schedule": 60.0},
+    "notifications-deadline-reminders": {
+        "task": "notifications.tasks.send_deadline_reminders",
+        "schedule": 3600.0,
+    },
+    "notifications-daily-digests": {
+        "task": "notifications.tasks.send_daily_digests",
+        "schedule": crontab(hour=7, minute=0),
+    },
+    "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
+}
 
 # --- REST framework and OpenAPI -------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -68,8 +68,19 @@ def _moderate(
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["id", "orange", "blue", "status", "result", "termination", "ply", "rated",
-                    "public", "deadline", "created_at"]
+    list_display = [
+        "id",
+        "orange",
+        "blue",
+        "status",
+        "result",
+        "termination",
+        "ply",
+        "rated",
+        "public",
+        "deadline",
+        "created_at",
+    ]
     list_filter = ["status", "termination", "rated", "public", "window_forfeit", "clock_kind"]
     search_fields = ["=id", "orange__username", "blue__username"]
     date_hierarchy = "created_at"
@@ -88,16 +99,30 @@ class GameAdmin(admin.ModelAdmin):
         def apply(*, game: Game, actor: object, reason: str) -> None:
             services.game_annul(game_id=game.pk, actor=actor, reason=reason)
 
-        return _moderate(self, request, queryset, form_class=ReasonForm,
-                         title="Annul games", action="annul", apply=apply)
+        return _moderate(
+            self,
+            request,
+            queryset,
+            form_class=ReasonForm,
+            title="Annul games",
+            action="annul",
+            apply=apply,
+        )
 
     @admin.action(description="Adjudicate selected games (asks for result and reason)")
     def adjudicate(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         def apply(*, game: Game, actor: object, reason: str, result: str) -> None:
             services.game_adjudicate(game_id=game.pk, actor=actor, result=result, reason=reason)
 
-        return _moderate(self, request, queryset, form_class=AdjudicateForm,
-                         title="Adjudicate games", action="adjudicate", apply=apply)
+        return _moderate(
+            self,
+            request,
+            queryset,
+            form_class=AdjudicateForm,
+            title="Adjudicate games",
+            action="adjudicate",
+            apply=apply,
+        )
 
 
 @admin.register(Move)
@@ -119,8 +144,16 @@ class MoveAdmin(admin.ModelAdmin):
 
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
-    list_display = ["id", "challenger", "opponent", "colour", "status", "rated", "clock_kind",
-                    "created_at"]
+    list_display = [
+        "id",
+        "challenger",
+        "opponent",
+        "colour",
+        "status",
+        "rated",
+        "clock_kind",
+        "created_at",
+    ]
     list_filter = ["status", "rated", "colour", "clock_kind"]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"

@@ -6,15 +6,35 @@ app_name = "games-api"
 
 urlpatterns = [
     path("challenges/", api.ChallengeListCreateApi.as_view(), name="challenge-list"),
-    path("challenges/<int:challenge_id>/", api.ChallengeDetailApi.as_view(), name="challenge-detail"),
-    path("challenges/<int:challenge_id>/accept/", api.ChallengeAcceptApi.as_view(), name="challenge-accept"),
-    path("challenges/<int:challenge_id>/decline/", api.ChallengeDeclineApi.as_view(), name="challenge-decline"),
-    path("challenges/<int:challenge_id>/cancel/", api.ChallengeCancelApi.as_view(), name="challenge-cancel"),
+    path(
+        "challenges/<int:challenge_id>/", api.ChallengeDetailApi.as_view(), name="challenge-detail"
+    ),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        api.ChallengeAcceptApi.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        api.ChallengeDeclineApi.as_view(),
+        name="challenge-decline",
+    ),
+    path(
+        "challenges/<int:challenge_id>/cancel/",
+        api.ChallengeCancelApi.as_view(),
+        name="challenge-cancel",
+    ),
     path("games/", api.GameListApi.as_view(), name="game-list"),
     path("games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/moves/", api.GameMovesApi.as_view(), name="game-moves"),
-    path("games/<int:game_id>/legal-moves/", api.GameLegalMovesApi.as_view(), name="game-legal-moves"),
-    path("games/<int:game_id>/positions/<int:ply>/", api.GamePositionApi.as_view(), name="game-position"),
+    path(
+        "games/<int:game_id>/legal-moves/", api.GameLegalMovesApi.as_view(), name="game-legal-moves"
+    ),
+    path(
+        "games/<int:game_id>/positions/<int:ply>/",
+        api.GamePositionApi.as_view(),
+        name="game-position",
+    ),
     path("games/<int:game_id>/resign/", api.GameResignApi.as_view(), name="game-resign"),
     path("games/<int:game_id>/record/", api.GameRecordApi.as_view(), name="game-record"),
 ]

@@ -73,8 +73,7 @@ class TimeControl:
             return f"{self.days_per_move} day{'s' * (self.days_per_move != 1)} per move"
         if self.kind is ClockKind.FISCHER:
             return (
-                f"{self.bank_days} days + {self.increment_days} per move "
-                f"(at most {self.max_days})"
+                f"{self.bank_days} days + {self.increment_days} per move (at most {self.max_days})"
             )
         return "no time limit"
 

@@ -80,7 +80,9 @@ class Challenge(TimeControlFields):
         help_text="Empty for an open seek that anyone may accept.",
     )
     colour = models.CharField(
-        max_length=6, choices=ColourChoice.choices, default=ColourChoice.RANDOM,
+        max_length=6,
+        choices=ColourChoice.choices,
+        default=ColourChoice.RANDOM,
         help_text="The colour the challenger plays.",
     )
     rated = models.BooleanField(default=True)
@@ -247,3 +249,6 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key} → {self.status_code}"

@@ -85,8 +85,9 @@ def game_record(*, game: Game) -> GameRecord:
     }
     if game.termination and game.termination != Game.Termination.NORMAL:
         headers["Termination"] = game.termination
-    return GameRecord(headers=headers, variant=variant_of(game), turns=state.history,
-                      result=game.result or "*")
+    return GameRecord(
+        headers=headers, variant=variant_of(game), turns=state.history, result=game.result or "*"
+    )
 
 
 def challenge_list_open(*, exclude_user: AnyUser | None = None) -> QuerySet[Challenge]:
@@ -122,5 +123,6 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
     try:
         return user_model.objects.get(username=username, is_active=True)
     except user_model.DoesNotExist:
-        raise errors.NotFound(f"There is no active player called {username!r}.",
-                              code="user_not_found") from None
+        raise errors.NotFound(
+            f"There is no active player called {username!r}.", code="user_not_found"
+        ) from None

@@ -35,8 +35,14 @@ class Command(BaseCommand):
             self._print_welcome(created=False)
             return
         users = {
-            name: user_create(username=name, email=f"{name}@example.com", password=DEMO_PASSWORD,
-                              display_name=display, country=country, time_zone=tz)
+            name: user_create(
+                username=name,
+                email=f"{name}@example.com",
+                password=DEMO_PASSWORD,
+                display_name=display,
+                country=country,
+                time_zone=tz,
+            )
             for name, display, country, tz in PLAYERS
         }
         user_model.objects.create_superuser("moderator", "moderator@example.com", DEMO_PASSWORD)
@@ -45,15 +51,21 @@ class Command(BaseCommand):
         in_progress = services.game_start(orange=users["alice"], blue=users["bob"])
         self._play(in_progress, plies=6, rng=rng)
 
-        finished = services.game_start(orange=users["carol"], blue=users["alice"],
-                                       time_control=TimeControl(kind=ClockKind.NONE))
+        finished = services.game_start(
+            orange=users["carol"],
+            blue=users["alice"],
+            time_control=TimeControl(kind=ClockKind.NONE),
+        )
         self._play(finished, plies=100, rng=rng)
 
         services.challenge_create(challenger=users["carol"], message="Anyone for a game?")
-        services.challenge_create(challenger=users["bob"], opponent=users["alice"],
-                                  colour=Challenge.ColourChoice.BLUE,
-                                  time_control=TimeControl(kind=ClockKind.FISCHER),
-                                  message="A rematch with a Fischer clock?")
+        services.challenge_create(
+            challenger=users["bob"],
+            opponent=users["alice"],
+            colour=Challenge.ColourChoice.BLUE,
+            time_control=TimeControl(kind=ClockKind.FISCHER),
+            message="A rematch with a Fischer clock?",
+        )
         self._print_welcome(created=True)
 
     def _play(self, game: Game, *, plies: int, rng: random.Random) -> None:
@@ -64,8 +76,9 @@ class Command(BaseCommand):
                 return
             move = rng.choice(selectors.game_position(game=game).legal_moves())
             player = game.orange if game.to_move == "orange" else game.blue
-            services.move_submit(game_id=game.pk, user=player, expected_ply=game.ply,
-                                 notation=str(move))
+            services.move_submit(
+                game_id=game.pk, user=player, expected_ply=game.ply, notation=str(move)
+            )
 
     def _print_welcome(self, *, created: bool) -> None:
         state = "Demo data created." if created else "Demo data already present."
