@@ -1,0 +1,62 @@
+"""Deciding games whose player to move ran out of time.
+
+A game past its deadline stays active until this runs (every minute, from
+``games.tasks.decide_timeouts``); ``move_submit`` already refuses a move after the deadline,
+so nothing can happen to such a game in between.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Game, Result, Side
+from games.services import _game_finish
+
+
+def game_timeouts_decide(*, now: datetime) -> list[int]:
+    """Decide every active game whose deadline passed before ``now``; returns their ids.
+
+    The player to move loses on time. A game in which no move was made at all is annulled
+    instead (unless ``GAMES_TIMEOUT_ANNUL_UNSTARTED`` is False): it was never really played.
+    Each game is decided in a transaction of its own with its row locked and the deadline
+    checked again, so a second run, or a second worker, decides nothing twice.
+    """
+    overdue = (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)
+    )
+    decided: list[int] = []
+    for game_id in list(overdue):
+        if _game_timeout_decide(game_id=game_id, now=now):
+            decided.append(game_id)
+    return decided
+
+
+@transaction.atomic
+def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
+    from notifications.events import on_game_finished
+
+    game = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(pk=game_id, status=Game.Status.ACTIVE, deadline__lt=now)
+        .first()
+    )
+    if game is None:  # decided, moved, or being handled by someone else meanwhile
+        return False
+    if game.ply == 0 and getattr(settings, "GAMES_TIMEOUT_ANNUL_UNSTARTED", True):
+        game.status = Game.Status.ANNULLED
+        game.result = Result.NONE
+        game.termination = Game.Termination.ANNULLED
+        game.to_move = ""
+        game.deadline = None
+        game.finished_at = now
+    else:
+        result = Result.BLUE_WINS if game.to_move == Side.ORANGE else Result.ORANGE_WINS
+        _game_finish(game, result=result, termination=Game.Termination.TIMEOUT, now=now)
+    game.save()
+    on_game_finished(game)
+    return True

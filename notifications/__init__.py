@@ -1,0 +1,1 @@
+"""Email notifications sent from a durable outbox (see docs/NOTIFICATIONS.md)."""

@@ -1,0 +1,155 @@
+"""Who is told what when something happens in a game: the hooks the game services call.
+
+Each function runs inside the caller's transaction and only writes outbox rows (see
+``services.notify``); the emails go out after the commit. Each dedupe key names the event
+precisely enough that calling a hook twice for the same thing queues one email.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+
+from games.models import Challenge, Game, Side
+from notifications.models import OutboxEmail
+from notifications.services import notify
+
+Event = OutboxEmail.Event
+
+
+def _name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.name if profile is not None else user.get_username()
+
+
+def _game_context(game: Game, user: Any) -> dict[str, Any]:
+    side = game.player_side(user)
+    opponent = game.blue if side == Side.ORANGE else game.orange
+    return {
+        "game": game,
+        "side": side.label if side else "",
+        "opponent_name": _name(opponent),
+        "time_control": game.time_control.describe(),
+    }
+
+
+def on_turn(game: Game) -> None:
+    """It is someone's turn in an active game (after a move, or a game start)."""
+    if not game.is_active or not game.to_move:
+        return
+    user = game.player(game.to_move)
+    notify(
+        user=user,
+        event=Event.YOUR_TURN,
+        context=_game_context(game, user),
+        dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
+    )
+
+
+def on_deadline_near(game: Game) -> None:
+    """The player to move has little time left (see ``tasks.send_deadline_reminders``)."""
+    if not game.is_active or not game.to_move or game.deadline is None:
+        return
+    user = game.player(game.to_move)
+    notify(
+        user=user,
+        event=Event.DEADLINE_REMINDER,
+        context=_game_context(game, user),
+        dedupe_key=f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{user.pk}",
+    )
+
+
+def on_game_started(game: Game) -> None:
+    """A game began that no one accepted by hand (a tournament pairing, an admin's game).
+
+    Games that start by accepting a challenge are announced by ``on_challenge_accepted``.
+    """
+    for user in (game.orange, game.blue):
+        context = _game_context(game, user)
+        context["your_move"] = game.player_side(user) == game.to_move
+        notify(
+            user=user,
+            event=Event.GAME_STARTED,
+            context=context,
+            dedupe_key=f"{Event.GAME_STARTED}:{game.pk}:{user.pk}",
+        )
+
+
+def on_game_finished(game: Game) -> None:
+    """A game ended (finished or annulled): both players hear the result."""
+    for user in (game.orange, game.blue):
+        side = game.player_side(user)
+        context = _game_context(game, user)
+        context["outcome"] = _outcome(game, side)
+        notify(
+            user=user,
+            event=Event.GAME_FINISHED,
+            context=context,
+            dedupe_key=f"{Event.GAME_FINISHED}:{game.pk}:{game.status}:{user.pk}",
+        )
+
+
+def _outcome(game: Game, side: Side | None) -> str:
+    """'won', 'lost', 'drew' or 'annulled', from ``side``'s point of view."""
+    if game.status == Game.Status.ANNULLED or not game.result:
+        return "annulled"
+    if game.result == "1/2-1/2":
+        return "drew"
+    winner = Side.ORANGE if game.result == "1-0" else Side.BLUE
+    return "won" if side == winner else "lost"
+
+
+def on_challenge_received(challenge: Challenge) -> None:
+    """A challenge addressed to someone (open seeks notify no one)."""
+    if challenge.opponent_id is None:
+        return
+    notify(
+        user=challenge.opponent,
+        event=Event.CHALLENGE_RECEIVED,
+        context={
+            "challenge": challenge,
+            "challenger_name": _name(challenge.challenger),
+            "time_control": challenge.time_control.describe(),
+            "challenges_url": settings.SITE_URL + reverse("games:challenges"),
+        },
+        dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{challenge.opponent_id}",
+    )
+
+
+def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
+    """Tell the challenger their challenge was accepted and the game has begun."""
+    user = challenge.challenger
+    context = _game_context(game, user)
+    context["challenge"] = challenge
+    context["your_move"] = game.player_side(user) == game.to_move
+    notify(
+        user=user,
+        event=Event.CHALLENGE_ACCEPTED,
+        context=context,
+        dedupe_key=f"{Event.CHALLENGE_ACCEPTED}:{challenge.pk}:{user.pk}",
+    )
+
+
+# Remind the player to move when this much of their time is left, or a quarter of the time
+# they had for the turn if that is less (a one-day move is reminded 6 hours before the end).
+REMINDER_BEFORE = timedelta(hours=24)
+
+
+def deadline_reminders_queue(*, now: datetime) -> list[int]:
+    """Queue a reminder for every player whose deadline is near; returns the games' ids."""
+    candidates = Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + REMINDER_BEFORE
+    ).select_related("orange__profile", "blue__profile")
+    reminded: list[int] = []
+    for game in candidates:
+        assert game.deadline is not None
+        before = min(REMINDER_BEFORE, (game.deadline - game.turn_started_at) / 4)
+        if now >= game.deadline - before:
+            with transaction.atomic():
+                on_deadline_near(game)
+            reminded.append(game.pk)
+    return reminded

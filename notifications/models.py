@@ -1,0 +1,88 @@
+"""The outbox: one row per email to send, written in the transaction that caused it.
+
+A row is the durable record of an email; the Celery message that asks a worker to send it is
+only a hint. If the broker is down when the transaction commits, ``flush_outbox`` finds the
+row later and sends it, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class OutboxEmail(models.Model):
+    class Event(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
+        CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
+        GAME_STARTED = "game_started", "Game started"
+        GAME_FINISHED = "game_finished", "Game finished"
+        GAME_MESSAGE = "game_message", "Message in a game"
+        DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder"
+        TOURNAMENT_ROUND = "tournament_round", "Tournament round"
+        DAILY_DIGEST = "daily_digest", "Daily digest"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox_emails"
+    )
+    to_address = models.EmailField(help_text="The recipient's address when the row was written.")
+    event = models.CharField(max_length=20, choices=Event.choices)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    subject = models.CharField(max_length=200)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    dedupe_key = models.CharField(
+        max_length=200,
+        unique=True,
+        help_text="One email per event, e.g. your_turn:<game>:<ply>:<user>.",
+    )
+    digest = models.BooleanField(
+        default=False, help_text="Held for the recipient's daily digest instead of sent alone."
+    )
+    digest_email = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="digest_items",
+        help_text="The digest email that carried this item.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(
+        help_text="Earliest time flush_outbox hands the row to a worker again."
+    )
+    claimed_until = models.DateTimeField(
+        null=True, blank=True, help_text="A worker is sending it; after this the claim is stale."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "outbox email"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="sent", sent_at__isnull=False)
+                | (~Q(status="sent") & Q(sent_at__isnull=True)),
+                name="outboxemail_sent_at_iff_sent",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "digest", "next_attempt_at"]),
+            models.Index(fields=["recipient", "status", "digest"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.to_address} ({self.status})"

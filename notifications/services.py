@@ -1,0 +1,286 @@
+"""Writes for notifications: queue an email in the outbox, send one, flush, digests.
+
+``notify`` only writes a row, in the caller's transaction, and asks for it to be sent once
+that transaction commits. Sending is ``outbox_email_send``, run by the Celery task of the same
+name: it claims the row with a conditional UPDATE (so two workers never both send it), sends
+it outside any transaction, and records the outcome.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.selectors import profile_get
+from notifications.models import OutboxEmail
+
+logger = logging.getLogger(__name__)
+
+Event = OutboxEmail.Event
+
+# Which profile switch allows each event. An event missing here is always sent.
+PREFERENCE_FOR_EVENT: Mapping[str, str] = {
+    Event.YOUR_TURN: "notify_turn",
+    Event.GAME_STARTED: "notify_turn",
+    Event.DEADLINE_REMINDER: "notify_turn",
+    Event.CHALLENGE_RECEIVED: "notify_challenge",
+    Event.CHALLENGE_ACCEPTED: "notify_challenge",
+    Event.TOURNAMENT_ROUND: "notify_challenge",
+    Event.GAME_FINISHED: "notify_game_end",
+    Event.GAME_MESSAGE: "notify_message",
+}
+# Events a player with ``email_digest`` on receives in the daily digest instead of at once.
+# A deadline reminder or a challenge cannot wait a day, so they are always sent at once.
+DIGEST_EVENTS: frozenset[str] = frozenset({Event.YOUR_TURN})
+
+MAX_ATTEMPTS = 8
+# A worker that claimed a row and died before recording the outcome loses the claim after this.
+CLAIM_LEASE = timedelta(minutes=10)
+# ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
+FLUSH_GRACE = timedelta(minutes=1)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long to wait after the ``attempts``-th failure: 1, 2, 4 … minutes, at most an hour."""
+    return timedelta(minutes=min(2 ** max(attempts - 1, 0), 60))
+
+
+def game_url(game_id: int) -> str:
+    return f"{settings.SITE_URL}/games/{game_id}/"
+
+
+def _render(event: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
+    """Subject, text body and HTML body of ``event``'s templates."""
+    name = f"notifications/{event}"
+    subject = " ".join(render_to_string(f"{name}_subject.txt", context).split())
+    text = render_to_string(f"{name}.txt", context)
+    return subject, text, render_to_string(f"{name}.html", context)
+
+
+def notify(
+    *,
+    user: AbstractBaseUser,
+    event: str,
+    context: Mapping[str, Any],
+    dedupe_key: str,
+) -> OutboxEmail | None:
+    """Queue ``event``'s email for ``user``; sent after the caller's transaction commits.
+
+    Returns the row, or None when nothing is queued: the user turned this kind of email off,
+    has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
+    passed to the templates; a ``game`` in it links the email to that game.
+    """
+    if event not in Event.values:
+        raise ValueError(f"event {event!r} is not one of {', '.join(Event.values)}")
+    address = getattr(user, "email", "")
+    if not address or not user.is_active:
+        return None
+    profile = profile_get(user=user)
+    preference = PREFERENCE_FOR_EVENT.get(event)
+    if preference is not None and not getattr(profile, preference):
+        return None
+    if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+        return None
+
+    game = context.get("game")
+    full_context = {
+        **context,
+        "event": event,
+        "recipient": user,
+        "recipient_name": profile.name,
+        "site_url": settings.SITE_URL,
+        "game_url": game_url(game.pk) if game is not None else "",
+        "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
+    }
+    with timezone.override(profile.time_zone):
+        subject, body_text, body_html = _render(event, full_context)
+    now = timezone.now()
+    try:
+        with transaction.atomic():  # a savepoint: a lost dedupe race leaves the caller intact
+            row = OutboxEmail.objects.create(
+                recipient=user,
+                to_address=address,
+                event=event,
+                game=game,
+                subject=subject[:200],
+                body_text=body_text,
+                body_html=body_html,
+                dedupe_key=dedupe_key,
+                digest=profile.email_digest and event in DIGEST_EVENTS,
+                next_attempt_at=now,
+            )
+    except IntegrityError:
+        if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+            return None
+        raise
+    if not row.digest:
+        transaction.on_commit(lambda: enqueue_send(row.pk))
+    return row
+
+
+def enqueue_send(outbox_id: int) -> None:
+    """Ask a worker to send the row. A broker outage is logged, not raised: the row is safe
+    in the database and ``flush_outbox`` queues it again."""
+    from notifications.tasks import send_outbox_email
+
+    try:
+        send_outbox_email.delay(outbox_id)
+    except Exception:
+        logger.warning("Could not queue outbox email %s; flush_outbox will retry", outbox_id,
+                       exc_info=True)
+
+
+@dataclass(frozen=True)
+class SendOutcome:
+    """What one send attempt did. ``retry_in`` is set when the task should try again."""
+
+    status: str  # "sent", "skipped", "retry" or "failed"
+    retry_in: timedelta | None = None
+
+
+def _claim(outbox_id: int, now: datetime) -> bool:
+    """Take the row for this worker: pending (or a stale claim), not a digest item."""
+    claimable = Q(status=OutboxEmail.Status.PENDING) | Q(
+        status=OutboxEmail.Status.SENDING, claimed_until__lt=now
+    )
+    claimed = (
+        OutboxEmail.objects.filter(claimable, pk=outbox_id, digest=False)
+        .update(
+            status=OutboxEmail.Status.SENDING,
+            claimed_until=now + CLAIM_LEASE,
+            attempts=F("attempts") + 1,
+        )
+    )
+    return claimed == 1
+
+
+def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOutcome:
+    """Send one outbox row if no one else has; safe to run twice (the second run skips)."""
+    now = now or timezone.now()
+    if not _claim(outbox_id, now):
+        return SendOutcome("skipped")
+    row = OutboxEmail.objects.get(pk=outbox_id)
+    message = EmailMultiAlternatives(
+        subject=row.subject,
+        body=row.body_text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.to_address],
+        headers={"X-Celtic-Event": row.event, "X-Celtic-Outbox-Id": str(row.pk)},
+    )
+    if row.body_html:
+        message.attach_alternative(row.body_html, "text/html")
+    try:
+        message.send()
+    except OSError as exc:  # smtplib.SMTPException, refused connections and timeouts
+        return _record_failure(row, exc, now=timezone.now())
+    OutboxEmail.objects.filter(pk=row.pk, status=OutboxEmail.Status.SENDING).update(
+        status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
+    )
+    return SendOutcome("sent")
+
+
+def _record_failure(row: OutboxEmail, exc: Exception, *, now: datetime) -> SendOutcome:
+    error = f"{type(exc).__name__}: {exc}"[:2000]
+    if row.attempts >= MAX_ATTEMPTS:
+        OutboxEmail.objects.filter(pk=row.pk).update(
+            status=OutboxEmail.Status.FAILED, last_error=error, claimed_until=None
+        )
+        logger.error("Outbox email %s failed %s times; giving up: %s", row.pk, row.attempts, error)
+        return SendOutcome("failed")
+    delay = retry_delay(row.attempts)
+    OutboxEmail.objects.filter(pk=row.pk).update(
+        status=OutboxEmail.Status.PENDING,
+        last_error=error,
+        claimed_until=None,
+        next_attempt_at=now + delay,
+    )
+    logger.warning("Outbox email %s attempt %s failed (%s); retrying in %s",
+                   row.pk, row.attempts, error, delay)
+    return SendOutcome("retry", retry_in=delay)
+
+
+def outbox_flush(*, now: datetime | None = None) -> list[int]:
+    """Queue again every row that should have been sent by now; returns their ids.
+
+    Covers a broker that was down when the row's transaction committed, a retry message
+    lost with the broker, and a worker that died holding a claim.
+    """
+    now = now or timezone.now()
+    due = OutboxEmail.objects.filter(
+        Q(status=OutboxEmail.Status.PENDING, next_attempt_at__lte=now - FLUSH_GRACE)
+        | Q(status=OutboxEmail.Status.SENDING, claimed_until__lt=now),
+        digest=False,
+    ).order_by("next_attempt_at", "pk")
+    ids = list(due.values_list("pk", flat=True)[:1000])
+    for outbox_id in ids:
+        enqueue_send(outbox_id)
+    return ids
+
+
+def digests_send(*, now: datetime | None = None) -> list[int]:
+    """Collect each user's held digest items into one email; returns the digest rows' ids.
+
+    Each user is done in a transaction of its own with their items locked, and every item
+    points at the digest that carried it, so a second run finds nothing left to collect.
+    """
+    now = now or timezone.now()
+    user_ids = (
+        OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING, digest=True)
+        .values_list("recipient_id", flat=True)
+        .distinct()
+    )
+    created: list[int] = []
+    for user_id in sorted(set(user_ids)):
+        with transaction.atomic():
+            items = list(
+                OutboxEmail.objects.select_for_update(skip_locked=True)
+                .filter(recipient_id=user_id, status=OutboxEmail.Status.PENDING, digest=True)
+                .select_related("recipient", "game")
+                .order_by("created_at", "pk")
+            )
+            if not items:
+                continue
+            digest = _digest_write(items, now=now)
+            OutboxEmail.objects.filter(pk__in=[item.pk for item in items]).update(
+                status=OutboxEmail.Status.SENT, sent_at=now, digest_email=digest
+            )
+            if digest is not None:
+                created.append(digest.pk)
+    return created
+
+
+def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | None:
+    """The digest row for ``items`` (all one user's); None when every item is out of date."""
+    user = items[0].recipient
+    # A turn that has since been played needs no reminder.
+    current = [
+        item for item in items
+        if item.event != Event.YOUR_TURN
+        or (item.game is not None and item.game.is_active
+            and item.game.player_side(user) == item.game.to_move)
+    ]
+    if not current:
+        return None
+    return notify(
+        user=user,
+        event=Event.DAILY_DIGEST,
+        context={
+            "items": [
+                {"subject": item.subject, "url": game_url(item.game_id) if item.game_id else ""}
+                for item in current
+            ],
+        },
+        dedupe_key=f"{Event.DAILY_DIGEST}:{user.pk}:{items[-1].pk}",
+    )

@@ -1,0 +1,42 @@
+"""Celery tasks for notifications. Each takes ids, calls a service, and is safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from notifications import services
+
+
+@shared_task(bind=True, max_retries=None, acks_late=True)
+def send_outbox_email(self, outbox_id: int) -> str:  # type: ignore[no-untyped-def]
+    """Send one outbox row; on an SMTP error, try again later with a growing delay.
+
+    The row counts the attempts (``services.MAX_ATTEMPTS`` at most), so the limit holds even
+    when the retry message is lost and ``flush_outbox`` queues the row instead.
+    """
+    outcome = services.outbox_email_send(outbox_id=outbox_id)
+    if outcome.retry_in is not None:
+        raise self.retry(countdown=outcome.retry_in.total_seconds())
+    return outcome.status
+
+
+@shared_task
+def flush_outbox() -> int:
+    """Beat, every minute: queue again the rows whose message was lost. Returns how many."""
+    return len(services.outbox_flush())
+
+
+@shared_task
+def send_daily_digests() -> int:
+    """Beat, daily: one email per user with their held notifications. Returns how many."""
+    return len(services.digests_send())
+
+
+@shared_task
+def send_deadline_reminders() -> int:
+    """Beat, hourly: remind players whose time to move is running out. Returns how many."""
+    from django.utils import timezone
+
+    from notifications.events import deadline_reminders_queue
+
+    return len(deadline_reminders_queue(now=timezone.now()))
