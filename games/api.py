@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, status
+from rest_framework import exceptions, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -25,6 +25,7 @@ from games.models import Game, IdempotentRequest
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
+    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
     403: OpenApiResponse(ErrorSerializer, description="You may not do this."),
     404: OpenApiResponse(ErrorSerializer, description="No such object (or not visible)."),
     409: OpenApiResponse(ErrorSerializer, description="The game or challenge has moved on."),
@@ -58,7 +59,7 @@ class ChallengeListCreateApi(APIView):
         description="`scope=open` (default for guests): open seeks anyone may accept; "
         "`incoming`/`outgoing`/`mine`: your own challenges.",
         parameters=[OpenApiParameter("scope", str, enum=["open", "incoming", "outgoing", "mine"])],
-        responses={200: s.ChallengeOutputSerializer(many=True), **_errors(400)},
+        responses={200: s.ChallengeOutputSerializer(many=True), **_errors(400, 401)},
         tags=["challenges"],
     )
     def get(self, request: Request) -> Response:
@@ -67,7 +68,7 @@ class ChallengeListCreateApi(APIView):
             challenges = selectors.challenge_list_open(exclude_user=request.user)
         elif scope in {"incoming", "outgoing", "mine"}:
             if not request.user.is_authenticated:
-                raise DomainError("Log in to see your own challenges.", code="not_authenticated")
+                raise exceptions.NotAuthenticated("Log in to see your own challenges.")
             challenges = selectors.challenge_list_for_user(user=request.user, scope=scope)
             if scope != "mine":
                 challenges = challenges.filter(status="open")
@@ -169,14 +170,14 @@ class GameListApi(APIView):
             OpenApiParameter("player", str),
             OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
         ],
-        responses={200: s.GameSummarySerializer(many=True), **_errors(400, 404)},
+        responses={200: s.GameSummarySerializer(many=True), **_errors(400, 401, 404)},
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
         own = _flag(params, "mine") or _flag(params, "my_turn")
         if own and not request.user.is_authenticated:
-            raise DomainError("Log in to list your own games.", code="not_authenticated")
+            raise exceptions.NotAuthenticated("Log in to list your own games.")
         if _flag(params, "my_turn"):
             games = selectors.game_list_my_turn(user=request.user)
         elif _flag(params, "mine"):
@@ -253,6 +254,7 @@ class GameMovesApi(APIView):
         return idempotent(request, lambda: self._play(request, game_id))
 
     def _play(self, request: Request, game_id: int) -> Response:
+        selectors.game_get_visible(game_id=game_id, user=request.user)
         data = _valid(s.MoveInputSerializer, request)
         outcome = services.move_submit(
             game_id=game_id, user=request.user, expected_ply=data["ply"], notation=data["move"]

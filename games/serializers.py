@@ -28,8 +28,8 @@ class TimeControlSerializer(serializers.Serializer):
         help_text="per_move: fixed days for every move; fischer: a bank of days with an "
         "increment per move and a cap; none: no time limit.",
     )
-    days_per_move = serializers.IntegerField(default=3, help_text="per_move: days per move (1–60).")
-    bank_days = serializers.IntegerField(default=10, help_text="fischer: starting bank (1–120).")
+    days_per_move = serializers.IntegerField(default=3, help_text="per_move: days per move, 1-60.")
+    bank_days = serializers.IntegerField(default=10, help_text="fischer: starting bank, 1-120.")
     increment_days = serializers.IntegerField(default=2, help_text="fischer: days added per move.")
     max_days = serializers.IntegerField(default=20, help_text="fischer: the bank's cap.")
 
@@ -143,7 +143,7 @@ def _seconds_left(game: Game, side: str) -> int | None:
 
 
 class TileSerializer(serializers.Serializer):
-    cell = serializers.CharField(help_text="Cell a1–i9.")
+    cell = serializers.CharField(help_text="Cell a1 to i9.")
     sides = serializers.CharField(help_text="Open sides in N E S W order, e.g. 'NE'.")
     shape = serializers.CharField(help_text="X cross, T tee, I straight, L bend, U cap.")
     colour = serializers.ChoiceField(choices=["orange", "blue", "neutral"])

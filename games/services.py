@@ -19,7 +19,8 @@ from games import errors
 from games.clock import TimeControl
 from games.engine import game_state, turn_to_row_fields
 from games.models import Challenge, Game, Move, Result, Side
-from games.rules import IllegalMoveError, Move as EngineMove, NotationError
+from games.rules import IllegalMoveError, NotationError
+from games.rules import Move as EngineMove
 
 User = AbstractBaseUser
 
@@ -107,9 +108,9 @@ def challenge_accept(
     challenger_side = challenge.colour
     if challenger_side == Challenge.ColourChoice.RANDOM:
         challenger_side = (rng or random.SystemRandom()).choice([Side.ORANGE, Side.BLUE])
-    orange, blue = (
-        (challenge.challenger, user) if challenger_side == Side.ORANGE else (user, challenge.challenger)
-    )
+    orange, blue = (challenge.challenger, user)
+    if challenger_side != Side.ORANGE:
+        orange, blue = blue, orange
     now = now or timezone.now()
     challenge.status = Challenge.Status.ACCEPTED
     challenge.opponent = user
@@ -134,7 +135,8 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     _require_open(challenge)
     if challenge.opponent_id != user.pk:
         raise errors.NotPermitted(
-            "Only the challenged player can decline a direct challenge.", code="not_addressed_to_you"
+            "Only the challenged player can decline a direct challenge.",
+            code="not_addressed_to_you",
         )
     return _challenge_close(challenge, Challenge.Status.DECLINED)
 
@@ -261,7 +263,7 @@ def move_submit(
     try:
         turns = state.apply(move)
     except IllegalMoveError as exc:
-        raise errors.IllegalMove(str(exc), rule=exc.rule.name.lower()) from None
+        raise errors.IllegalMove(str(exc), rule=exc.rule.value) from None
 
     rows = [
         Move.objects.create(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side))

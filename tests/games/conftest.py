@@ -22,7 +22,13 @@ API = "/api/v1"
 SHORT_GAME_SEED = 22
 """Random.Random(22) choosing from the sorted legal moves ends the game in 6 plies (0-1)."""
 PASSES_GAME_SEED = 6
-"""Random.Random(6) gives a 24-ply game with automatic passes at plies 16, 18, 20 and 22 (0-1)."""
+"""Random.Random(6) gives a 24-ply game (0-1); Orange passes at plies 16, 18, 20 and 22."""
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Each test makes several accounts; the production hasher would take most of the time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

@@ -59,8 +59,10 @@ def test_deadline_is_turn_start_plus_time_left():
         ({"kind": ClockKind.PER_MOVE, "days_per_move": 61}, "days_per_move is 61"),
         ({"kind": ClockKind.FISCHER, "bank_days": 0}, "bank_days is 0: expected 1 to 120"),
         ({"kind": ClockKind.FISCHER, "increment_days": 31}, "increment_days is 31"),
-        ({"kind": ClockKind.FISCHER, "bank_days": 10, "max_days": 9},
-         "max_days is 9: expected at least bank_days (10)"),
+        (
+            {"kind": ClockKind.FISCHER, "bank_days": 10, "max_days": 9},
+            "max_days is 9: expected at least bank_days (10)",
+        ),
     ],
 )
 def test_invalid_time_controls_say_which_field_is_wrong(fields, message):
@@ -90,8 +92,9 @@ def test_a_new_game_starts_both_clocks_with_the_bank(fischer_game):
 
 def test_a_move_stores_the_movers_bank_and_starts_the_opponents_clock(fischer_game, alice, bob):
     moved_at = START + timedelta(days=1, hours=12)
-    services.move_submit(game_id=fischer_game.pk, user=alice, expected_ply=0, notation="d5 ESW",
-                         now=moved_at)
+    services.move_submit(
+        game_id=fischer_game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=moved_at
+    )
     game = Game.objects.get(pk=fischer_game.pk)
     assert game.orange_time_left == timedelta(days=10.5)  # 10 - 1.5 + 2
     assert game.blue_time_left == 10 * DAY
@@ -99,8 +102,9 @@ def test_a_move_stores_the_movers_bank_and_starts_the_opponents_clock(fischer_ga
     assert game.deadline == moved_at + 10 * DAY
 
     blue_moved_at = moved_at + timedelta(hours=1)
-    services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW",
-                         now=blue_moved_at)
+    services.move_submit(
+        game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW", now=blue_moved_at
+    )
     game.refresh_from_db()
     assert game.blue_time_left == 11 * DAY  # 10 - 1h + 2, capped at 11
     assert game.deadline == blue_moved_at + game.orange_time_left
@@ -132,7 +136,12 @@ def test_a_move_after_the_deadline_is_refused_and_changes_nothing(game, alice, a
 
 def test_time_expired_is_a_conflict_from_the_service(game, alice):
     with pytest.raises(errors.GameNotActive) as caught:
-        services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW",
-                             now=game.deadline + timedelta(minutes=1))
+        services.move_submit(
+            game_id=game.pk,
+            user=alice,
+            expected_ply=0,
+            notation="d5 ESW",
+            now=game.deadline + timedelta(minutes=1),
+        )
     assert caught.value.code == "time_expired"
     assert caught.value.status == 409
