@@ -215,59 +215,76 @@ partner slot through the filled part, or -1 where no path end crosses."""
 
 @dataclass(frozen=True)
 class _Choice:
-    """One tile that may go into a cell, given whether its north and west sides are open."""
+    """One tile that may go into a cell, given whether its north and west sides are open.
+
+    ``add`` is what placing it adds to a frontier key (its shape count and its open south and
+    east sides), once the cell's own north and west bits are cleared.
+    """
 
     mask: int
     shape_index: int
-    south_open: bool
-    east_open: bool
+    add: int
 
 
 class _Board:
-    """The fixed data of one puzzle: grid size, shape quota and the frontier geometry."""
+    """The fixed data of one puzzle: grid size, shape quota and the frontier geometry.
+
+    A *frontier key* packs the open frontier sides (one bit per column, then one for the side
+    west of the next cell) in its low ``width + 1`` bits and the shape counts above them, in
+    mixed radix (digit ``i`` counts shape ``i``, up to its quota).
+    """
 
     def __init__(self, height: int, width: int, quota: Mapping[Shape, int] | None) -> None:
         if height < 1 or width < 1:
             raise ValueError("a puzzle board needs at least one row and one column")
         self.height = height
         self.width = width
-        self.quota = quota
         self.west_slot = 2 * width
-        limits = [quota.get(shape, 0) if quota is not None else 0 for shape in _SHAPES]
-        self.weights: tuple[int, ...] = tuple(_radix(limits, i) for i in range(len(limits)))
-        self.limits = tuple(limits)
-        self.full_counts = sum(w * n for w, n in zip(self.weights, limits, strict=True))
+        self.west_bit = 1 << width
+        self.shift = width + 1
+        limits = [quota.get(shape, 0) for shape in _SHAPES] if quota is not None else None
+        self.weights = [_radix(limits, i) for i in range(len(_SHAPES))] if limits else [0] * 5
+        self.full_counts = sum(w * n for w, n in zip(self.weights, limits or [], strict=False))
+        codes = _radix(limits, len(_SHAPES)) if limits else 1
+        self.room: list[bytes] = [
+            bytes(
+                limits is None or (code // self.weights[i]) % (limits[i] + 1) < limits[i]
+                for code in range(codes)
+            )
+            for i in range(len(_SHAPES))
+        ]
+        """For each shape, whether a counts code has room for one more tile of it."""
         self._steps: dict[tuple[int, Matching, int], tuple[Matching, int, int]] = {}
 
     def bump(self, counts: int, shape_index: int) -> int:
         """The shape counts after one more tile of a shape, or -1 when over the quota."""
-        if self.quota is None:
-            return 0
-        weight = self.weights[shape_index]
-        if (counts // weight) % (self.limits[shape_index] + 1) == self.limits[shape_index]:
-            return -1
-        return counts + weight
+        if self.room[shape_index][counts]:
+            return counts + self.weights[shape_index]
+        return -1
 
     @cached_property
-    def choices(self) -> dict[tuple[int, bool, bool], tuple[_Choice, ...]]:
-        """The tiles allowed in each cell index, keyed by (cell, north open, west open)."""
-        table: dict[tuple[int, bool, bool], tuple[_Choice, ...]] = {}
+    def choices(self) -> dict[tuple[int, int, int], tuple[_Choice, ...]]:
+        """The tiles allowed in each cell, keyed by (cell, north open, west open) as 0 or 1."""
+        table: dict[tuple[int, int, int], tuple[_Choice, ...]] = {}
         for cell in range(self.height * self.width):
             r, c = divmod(cell, self.width)
-            for north in (False, True):
-                for west in (False, True):
+            for north in (0, 1):
+                for west in (0, 1):
                     found = []
                     for mask, o in ORIENTATIONS.items():
-                        south = bool(mask & Side.S.bit)
-                        east = bool(mask & Side.E.bit)
+                        south = mask & Side.S.bit
+                        east = mask & Side.E.bit
                         if (
-                            bool(mask & Side.N.bit) != north
-                            or bool(mask & Side.W.bit) != west
+                            bool(mask & Side.N.bit) != bool(north)
+                            or bool(mask & Side.W.bit) != bool(west)
                             or (south and r == self.height - 1)
                             or (east and c == self.width - 1)
                         ):
                             continue
-                        found.append(_Choice(mask, _SHAPES.index(o.shape), south, east))
+                        shape = _SHAPES.index(o.shape)
+                        add = self.weights[shape] << self.shift
+                        add |= (1 << c if south else 0) | (self.west_bit if east else 0)
+                        found.append(_Choice(mask, shape, add))
                     table[cell, north, west] = tuple(found)
         return table
 
@@ -357,39 +374,47 @@ class _Board:
         return bits
 
     @cached_property
-    def completable(self) -> list[set[tuple[int, int]]]:
-        """For each number of filled cells, the (open frontier, shape counts) that can finish."""
-        layers: list[set[tuple[int, int]]] = [{(0, 0)}]
-        for cell in range(self.height * self.width):
-            nxt: set[tuple[int, int]] = set()
-            for profile, counts in layers[-1]:
-                for target in self._successors(cell, profile, counts):
-                    nxt.add(target)
-            layers.append(nxt)
-        good = [set[tuple[int, int]]() for _ in layers]
-        good[-1] = {(0, self.full_counts)} & layers[-1]
-        for cell in range(self.height * self.width - 1, -1, -1):
-            good[cell] = {
-                state
-                for state in layers[cell]
-                if any(t in good[cell + 1] for t in self._successors(cell, *state))
-            }
-        return good
+    def completable(self) -> list[set[int]]:
+        """For each number of filled cells, the frontier keys from which the grid can be filled.
 
-    def _successors(self, cell: int, profile: int, counts: int) -> Iterator[tuple[int, int]]:
-        column = cell % self.width
-        west_bit = 1 << self.width
-        north = bool(profile >> column & 1)
-        west = bool(profile & west_bit)
-        base = profile & ~(1 << column) & ~west_bit
-        for choice in self.choices[cell, north, west]:
-            bumped = self.bump(counts, choice.shape_index)
-            if bumped < 0:
-                continue
-            yield (
-                base | (choice.south_open << column) | (choice.east_open * west_bit),
-                bumped,
-            )
+        Turning the grid half round maps the cells still to fill onto the first cells of the
+        fill order, so a partial state can be finished exactly when its turned complement
+        (frontier mirrored, the shapes still to place) is reachable from the start. One
+        forward pass therefore answers both directions.
+        """
+        cells = self.height * self.width
+        shift, west_bit, room, choices = self.shift, self.west_bit, self.room, self.choices
+        layers: list[set[int]] = [{0}]
+        for cell in range(cells):
+            column = cell % self.width
+            clear = ~((1 << column) | west_bit)
+            reached: set[int] = set()
+            for key in layers[-1]:
+                counts = key >> shift
+                base = key & clear
+                for choice in choices[cell, key >> column & 1, 1 if key & west_bit else 0]:
+                    if room[choice.shape_index][counts]:
+                        reached.add(base + choice.add)
+            layers.append(reached)
+        turned = [self._turned(profile) for profile in range(1 << shift)]
+        low = (1 << shift) - 1
+        full = self.full_counts
+        return [
+            {
+                key
+                for key in layer
+                if (full - (key >> shift)) << shift | turned[key & low] in layers[cells - k]
+            }
+            for k, layer in enumerate(layers)
+        ]
+
+    def _turned(self, profile: int) -> int:
+        """The frontier profile of the grid turned half round: columns mirrored."""
+        bits = profile & self.west_bit
+        for column in range(self.width):
+            if profile >> column & 1:
+                bits |= 1 << (self.width - 1 - column)
+        return bits
 
 
 def _radix(limits: list[int], index: int) -> int:
@@ -429,14 +454,14 @@ def count_layouts(
         allowed = good[cell + 1]
         nxt: dict[tuple[Matching, int, int], int] = {}
         for (matching, counts, knots), ways in states.items():
-            north = matching[2 * column] >= 0
-            west = matching[board.west_slot] >= 0
+            north = 1 if matching[2 * column] >= 0 else 0
+            west = 1 if matching[board.west_slot] >= 0 else 0
             for choice in board.choices[cell, north, west]:
                 bumped = board.bump(counts, choice.shape_index)
                 if bumped < 0:
                     continue
                 new_matching, closed, profile = board.step(column, matching, choice.mask)
-                if (profile, bumped) not in allowed:
+                if bumped << board.shift | profile not in allowed:
                     continue
                 key = (new_matching, bumped, knots + closed)
                 nxt[key] = nxt.get(key, 0) + ways
@@ -470,8 +495,8 @@ def find_layout(
         if cell == cells:
             return not single_knot or knots == 1
         column = cell % width
-        north = matching[2 * column] >= 0
-        west = matching[board.west_slot] >= 0
+        north = 1 if matching[2 * column] >= 0 else 0
+        west = 1 if matching[board.west_slot] >= 0 else 0
         choices = list(board.choices[cell, north, west])
         if rng is not None:
             rng.shuffle(choices)
@@ -480,7 +505,7 @@ def find_layout(
             if bumped < 0:
                 continue
             new_matching, closed, profile = board.step(column, matching, choice.mask)
-            if (profile, bumped) not in good[cell + 1]:
+            if bumped << board.shift | profile not in good[cell + 1]:
                 continue
             if single_knot and closed and (cell != cells - 1 or knots + closed != 1):
                 continue
