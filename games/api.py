@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer
+from celticsite.api import ErrorSerializer, Pagination
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
@@ -44,8 +44,7 @@ def _game_detail(game: Game, request: Request) -> dict[str, Any]:
 
 
 def _paginated(view: APIView, request: Request, queryset: Any, serializer: type) -> Response:
-    paginator = view.pagination_class() if view.pagination_class else None
-    assert paginator is not None
+    paginator = view.pagination_class()
     page = paginator.paginate_queryset(queryset, request, view=view)
     return paginator.get_paginated_response(serializer(page, many=True).data)
 
@@ -54,6 +53,8 @@ def _paginated(view: APIView, request: Request, queryset: Any, serializer: type)
 
 
 class ChallengeListCreateApi(APIView):
+    pagination_class = Pagination
+
     @extend_schema(
         summary="List challenges",
         description="`scope=open` (default for guests): open seeks anyone may accept; "
@@ -157,6 +158,7 @@ class ChallengeCancelApi(APIView):
 
 class GameListApi(APIView):
     permission_classes = [permissions.AllowAny]
+    pagination_class = Pagination
 
     @extend_schema(
         summary="List games",
