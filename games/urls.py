@@ -7,4 +7,14 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("challenges/", views.challenges, name="challenges"),
+    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path(
+        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+    ),
+    path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/move/", views.game_move, name="game_move"),
+    path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
+    path("games/<int:game_id>/record/", views.game_record, name="game_record"),
+    path("players/<str:username>/", views.player_games, name="player_games"),
 ]

@@ -1,12 +1,398 @@
-"""Web pages for players (placeholder views; the board pages follow)."""
+"""Web pages for players: home, challenges, the game page with its board, and player lists.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Views stay thin: they read through ``games.selectors``, write through ``games.services``, and
+show a refused request's ``DomainError.detail`` as a message before redirecting back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from celticsite.errors import DomainError
+from games import selectors, services
+from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
+from games.engine import position_data
+from games.forms import ChallengeForm, MoveForm
+from games.models import Challenge, Game, Side
+from games.rules import Forfeit, GameState, Pass, Turn
+from games.rules import Move as EngineMove
+
+RECENT = 10
+
+
+# --- home and lists ---------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    """A player's overview (their turn first), or a welcome and recent public games."""
+    if not request.user.is_authenticated:
+        recent = selectors.game_list_public()[:RECENT]
+        return render(request, "games/home.html", {"public_games": recent})
+    user = request.user
+    my_turn = list(selectors.game_list_my_turn(user=user))
+    waiting_ids = {game.pk for game in my_turn}
+    active = [
+        game
+        for game in selectors.game_list_for_player(user=user, status=Game.Status.ACTIVE)
+        if game.pk not in waiting_ids
+    ]
+    finished = selectors.game_list_for_player(user=user, status=Game.Status.FINISHED).order_by(
+        "-finished_at"
+    )[:RECENT]
+    incoming = [
+        c
+        for c in selectors.challenge_list_for_user(user=user, scope="incoming")
+        if c.status == Challenge.Status.OPEN
+    ]
+    return render(
+        request,
+        "games/home.html",
+        {
+            "my_turn": my_turn,
+            "active_games": active,
+            "finished_games": finished,
+            "incoming": incoming,
+        },
+    )
+
+
+def player_games(request: HttpRequest, username: str) -> HttpResponse:
+    """The public games of one player, newest first."""
+    try:
+        player = selectors.user_get_by_username(username=username)
+    except DomainError as exc:
+        raise Http404(exc.detail) from None
+    games = selectors.game_list_public(username=player.get_username())
+    page = Paginator(games, 25).get_page(request.GET.get("page"))
+    return render(request, "games/player_games.html", {"player": player, "page": page})
+
+
+# --- challenges -------------------------------------------------------------------------------
 
 
 def challenges(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    """Open seeks, the viewer's own challenges, and the form to offer a new one."""
+    user = request.user
+    form = ChallengeForm(request.POST or None)
+    if request.method == "POST":
+        if not user.is_authenticated:
+            return redirect(f"{reverse('accounts:login')}?next={request.path}")
+        if form.is_valid() and _create_challenge(request, form):
+            return redirect("games:challenges")
+    context: dict[str, Any] = {
+        "form": form,
+        "seeks": selectors.challenge_list_open(exclude_user=user),
+    }
+    if user.is_authenticated:
+        mine = selectors.challenge_list_for_user(user=user)
+        open_mine = [c for c in mine if c.status == Challenge.Status.OPEN]
+        context["incoming"] = [c for c in open_mine if c.opponent_id == user.pk]
+        context["outgoing"] = [c for c in open_mine if c.challenger_id == user.pk]
+        context["decided"] = [c for c in mine if c.status != Challenge.Status.OPEN][:RECENT]
+    status = 400 if form.is_bound and form.errors else 200
+    return render(request, "games/challenges.html", context, status=status)
+
+
+def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
+    """Create the challenge the valid ``form`` describes; on refusal, put the reason on it."""
+    data = form.cleaned_data
+    opponent = None
+    if data["opponent"].strip():
+        try:
+            opponent = selectors.user_get_by_username(username=data["opponent"].strip())
+        except DomainError as exc:
+            form.add_error("opponent", exc.detail)
+            return False
+    try:
+        challenge = services.challenge_create(
+            challenger=request.user,
+            opponent=opponent,
+            colour=data["colour"],
+            rated=data["rated"],
+            public=data["public"],
+            window_forfeit=data["window_forfeit"],
+            time_control=form.time_control(),
+            message=data["message"],
+        )
+    except DomainError as exc:
+        form.add_error(None, exc.detail)
+        return False
+    if challenge.opponent is None:
+        messages.success(request, "Your open challenge is posted: anyone may accept it.")
+    else:
+        messages.success(request, f"Challenge sent to {challenge.opponent.get_username()}.")
+    return True
+
+
+@require_POST
+@login_required
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+        return _back(request, "games:challenges")
+    side = game.player_side(request.user)
+    messages.success(request, f"The game has started: you play {side.label if side else '?'}.")
+    return redirect("games:game", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        challenge = services.challenge_decline(challenge_id=challenge_id, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        challenger = challenge.challenger.get_username()
+        messages.success(request, f"You declined {challenger}'s challenge.")
+    return _back(request, "games:challenges")
+
+
+@require_POST
+@login_required
+def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        services.challenge_cancel(challenge_id=challenge_id, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Your challenge is withdrawn.")
+    return _back(request, "games:challenges")
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    """Redirect to the form's ``next`` field if it is a local address, else to ``default``."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect(default)
+
+
+# --- the game page ----------------------------------------------------------------------------
+
+
+def _visible_game(request: HttpRequest, game_id: int) -> Game:
+    """The game if the viewer may see it; a private game is a 404 for outsiders."""
+    try:
+        return selectors.game_get_visible(game_id=game_id, user=request.user)
+    except DomainError as exc:
+        raise Http404(exc.detail) from None
+
+
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board, the players and clocks, the move list with replay, and the move form."""
+    game = _visible_game(request, game_id)
+    current = selectors.game_position(game=game)
+    state, status = current, 200
+    wanted = request.GET.get("ply", "").strip()
+    if wanted:
+        try:
+            state = selectors.game_position(game=game, ply=int(wanted))
+        except ValueError:
+            messages.error(
+                request, f"ply={wanted!r} is not a number: expected 0 to {game.ply}."
+            )
+            status = 400
+        except DomainError as exc:
+            messages.error(request, exc.detail)
+            status = 400
+    context = _game_context(request, game, state=state, current=current)
+    return render(request, "games/game.html", context, status=status)
+
+
+def _game_context(
+    request: HttpRequest, game: Game, *, state: GameState, current: GameState
+) -> dict[str, Any]:
+    data = position_data(state)
+    side = game.player_side(request.user)
+    replaying = state.ply != current.ply
+    can_move = game.is_active and not replaying and side is not None and game.to_move == side
+    legal = state.legal_moves() if can_move else []
+    last_cell = _last_placed_cell(state.history)
+    knots = state.result().knots
+    board = board_svg(
+        tiles=data["tiles"],  # type: ignore[arg-type]
+        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
+        playable_cells={str(move.cell) for move in legal},
+        knot_colours=knot_strand_colours(knots),
+        last_cell=last_cell,
+        title=f"Game {game.pk}, the design after {state.ply} turns",
+    )
+    return {
+        "game": game,
+        "viewer_side": side,
+        "board": board,
+        "position": data,
+        "knots": [
+            {"cells": [str(c) for c in knot.cells], "orange": knot.orange, "blue": knot.blue}
+            for knot in knots
+        ],
+        "supply": _supply_rows(data["supply"]),  # type: ignore[arg-type]
+        "move_rows": _move_rows(current.history, shown_ply=state.ply),
+        "shown_ply": state.ply,
+        "replaying": replaying,
+        "nav": _replay_nav(state.ply, current.ply),
+        "can_move": can_move,
+        "move_form": MoveForm(initial={"ply": game.ply}) if can_move else None,
+        "legal_json": _legal_moves_json(legal, own=side) if can_move else None,
+        "last_cell": last_cell,
+        "clocks": _clocks(game),
+        "is_player": side is not None,
+    }
+
+
+def _last_placed_cell(history: tuple[Turn, ...]) -> str | None:
+    for turn in reversed(history):
+        if isinstance(turn, EngineMove):
+            return str(turn.cell)
+    return None
+
+
+def _supply_rows(supply: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
+    """Per colour, each shape with how many are left and a small picture of it."""
+    return [
+        {
+            "colour": colour,
+            "total": sum(counts.values()),
+            "shapes": [
+                {"letter": letter, "count": count, "icon": shape_icon_svg(letter, colour)}
+                for letter, count in counts.items()
+            ],
+        }
+        for colour, counts in supply.items()
+    ]
+
+
+def _move_rows(history: tuple[Turn, ...], *, shown_ply: int) -> list[dict[str, Any]]:
+    """The turns in pairs numbered as in the record (``1. f5 NE d5 NESW n``)."""
+    entries = []
+    for index, turn in enumerate(history):
+        kind = "pass" if isinstance(turn, Pass) else "forfeit" if isinstance(turn, Forfeit) else ""
+        entries.append(
+            {"text": str(turn), "kind": kind, "ply": index + 1, "shown": index + 1 == shown_ply}
+        )
+    return [
+        {"number": start // 2 + 1, "orange": entries[start], "blue": entries[start + 1]
+         if start + 1 < len(entries) else None}
+        for start in range(0, len(entries), 2)
+    ]
+
+
+def _replay_nav(shown: int, last: int) -> dict[str, int | None]:
+    return {
+        "first": 0 if shown > 0 else None,
+        "prev": shown - 1 if shown > 0 else None,
+        "next": shown + 1 if shown < last else None,
+        "last": last if shown < last else None,
+    }
+
+
+def _legal_moves_json(legal: list[EngineMove], *, own: str | None) -> dict[str, Any]:
+    """The legal moves for the click-to-play script, with one tile picture per kind."""
+    icons: dict[str, str] = {}
+    moves = []
+    for move in legal:
+        colour = "neutral" if move.neutral else str(own)
+        key = f"{move.mask}-{colour}"
+        if key not in icons:
+            icons[key] = tile_icon_svg(move.mask, colour, size=56)
+        moves.append(
+            {
+                "cell": str(move.cell),
+                "notation": str(move),
+                "icon": key,
+                "label": f"{move} ({'neutral ' if move.neutral else ''}{move.shape.name.lower()})",
+            }
+        )
+    return {"moves": moves, "icons": icons}
+
+
+def _clocks(game: Game) -> list[dict[str, Any]]:
+    """Each player with their colour, their time left and, for the one to move, the deadline."""
+    rows = []
+    for side in Side:
+        to_move = game.is_active and game.to_move == side
+        rows.append(
+            {
+                "side": side.value,
+                "label": side.label,
+                "player": game.player(side),
+                "to_move": to_move,
+                "deadline": game.deadline if to_move else None,
+                "time_left": game.time_left(side),
+            }
+        )
+    return rows
+
+
+@require_POST
+@login_required
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Play the move in the form; a refused move leaves the game as it was."""
+    game = _visible_game(request, game_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Write a move, like 'f5 NE' or 'd5 NESW n', and try again.")
+        return redirect("games:game", game_id=game.pk)
+    try:
+        outcome = services.move_submit(
+            game_id=game.pk,
+            user=request.user,
+            expected_ply=form.cleaned_data["ply"],
+            notation=form.cleaned_data["notation"],
+        )
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+        return redirect("games:game", game_id=game.pk)
+    for row in outcome.turns:
+        if row.kind == row.Kind.MOVE:
+            messages.success(request, f"You played {row.notation}.")
+        elif row.kind == row.Kind.FORFEIT:
+            messages.warning(
+                request, f"{row.notation} breaks the 5x5 window: the tile is taken back and "
+                "your turn is forfeited."
+            )
+        else:
+            messages.info(
+                request, f"{row.get_side_display()} has no legal move: a pass is recorded."
+            )
+    if not outcome.game.is_active:
+        messages.info(request, f"The game is over: {outcome.game.get_result_display()}.")
+    return redirect("games:game", game_id=game.pk)
+
+
+@login_required
+def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for confirmation (GET), then resign (POST)."""
+    game = _visible_game(request, game_id)
+    if request.method != "POST":
+        if game.player_side(request.user) is None or not game.is_active:
+            messages.error(request, "Only a player can resign, and only while the game is on.")
+            return redirect("games:game", game_id=game.pk)
+        return render(request, "games/resign_confirm.html", {"game": game})
+    try:
+        services.game_resign(game_id=game.pk, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.info(request, "You resigned. Your opponent wins this game.")
+    return redirect("games:game", game_id=game.pk)
+
+
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Download the record as text (served by the API, which checks visibility too)."""
+    game = _visible_game(request, game_id)
+    return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?as=text")

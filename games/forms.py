@@ -1,0 +1,87 @@
+"""Forms of the player pages: creating a challenge and submitting a move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.clock import ClockKind, TimeControl
+from games.models import Challenge
+
+CLOCK_CHOICES = [
+    (ClockKind.PER_MOVE.value, "Days per move"),
+    (ClockKind.FISCHER.value, "Fischer: a bank of days plus an increment"),
+    (ClockKind.NONE.value, "No time limit"),
+]
+
+
+class ChallengeForm(forms.Form):
+    """The options of a new challenge; ``time_control()`` builds the checked time control."""
+
+    opponent = forms.CharField(
+        max_length=150,
+        required=False,
+        label="Opponent",
+        help_text="A username, or leave empty for an open seek anyone may accept.",
+    )
+    colour = forms.ChoiceField(
+        choices=Challenge.ColourChoice.choices,
+        initial=Challenge.ColourChoice.RANDOM,
+        label="Your colour",
+    )
+    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    public = forms.BooleanField(
+        required=False, initial=True, label="Public", help_text="Anyone may watch the game."
+    )
+    window_forfeit = forms.BooleanField(
+        required=False,
+        label="Window-forfeit variant",
+        help_text="A move that breaks the 5x5 window costs the turn instead of being refused.",
+    )
+    clock_kind = forms.ChoiceField(
+        choices=CLOCK_CHOICES, initial=ClockKind.PER_MOVE.value, label="Time control"
+    )
+    days_per_move = forms.IntegerField(min_value=1, max_value=60, initial=3, label="Days per move")
+    bank_days = forms.IntegerField(min_value=1, max_value=120, initial=10, label="Bank (days)")
+    increment_days = forms.IntegerField(
+        min_value=0, max_value=30, initial=2, label="Increment per move (days)"
+    )
+    max_days = forms.IntegerField(min_value=1, max_value=365, initial=20, label="Bank cap (days)")
+    message = forms.CharField(
+        max_length=300, required=False, label="Message", widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors:
+            try:
+                self.time_control()
+            except ValueError as exc:
+                raise forms.ValidationError(str(exc).split("; ")) from None
+        return data
+
+    def time_control(self) -> TimeControl:
+        """The time control chosen; ValueError says what is wrong with it."""
+        data = self.cleaned_data
+        return TimeControl(
+            kind=ClockKind(data["clock_kind"]),
+            days_per_move=data["days_per_move"],
+            bank_days=data["bank_days"],
+            increment_days=data["increment_days"],
+            max_days=data["max_days"],
+        )
+
+
+class MoveForm(forms.Form):
+    """A move in notation, with the ply the player saw (so a stale page cannot move twice)."""
+
+    notation = forms.CharField(
+        max_length=40,
+        label="Your move",
+        help_text="Cell, open sides, and n for a neutral tile: 'f5 NE' or 'd5 NESW n'.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": "f5 NE"}
+        ),
+    )
+    ply = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
