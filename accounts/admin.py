@@ -55,6 +55,7 @@ class ApiTokenInline(admin.TabularInline):
 
 
 def _reason_action(
+    model_admin: admin.ModelAdmin,
     request: HttpRequest,
     queryset: QuerySet[Any],
     *,
@@ -82,7 +83,7 @@ def _reason_action(
             messages.success(request, f"{done}: {', '.join(succeeded)}.")
         return None
     context = {
-        **admin.site.each_context(request),
+        **model_admin.admin_site.each_context(request),
         "title": title,
         "form": form,
         "queryset": queryset,
@@ -125,6 +126,7 @@ class UserAdmin(DjangoUserAdmin):
     @admin.action(description="Suspend selected users", permissions=["change"])
     def suspend_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         return _reason_action(
+            self,
             request,
             queryset,
             action="suspend_users",
@@ -138,6 +140,7 @@ class UserAdmin(DjangoUserAdmin):
         self, request: HttpRequest, queryset: QuerySet[Any]
     ) -> HttpResponse | None:
         return _reason_action(
+            self,
             request,
             queryset,
             action="reactivate_users",
@@ -184,8 +187,12 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
         revoked = 0
         for token in queryset.filter(revoked_at=None):
-            api_token_revoke_as_moderator(
-                token=token, actor=request.user, reason="Revoked from the admin."
-            )
-            revoked += 1
+            try:
+                api_token_revoke_as_moderator(
+                    token=token, actor=request.user, reason="Revoked from the admin."
+                )
+            except DomainError as exc:
+                self.message_user(request, exc.detail, messages.ERROR)
+            else:
+                revoked += 1
         self.message_user(request, f"Revoked {revoked} token(s).", messages.SUCCESS)

@@ -14,6 +14,7 @@ from rest_framework.authentication import BasicAuthentication, SessionAuthentica
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiTokenAuthentication
@@ -26,6 +27,7 @@ from accounts.services import (
     profile_update,
     user_create,
 )
+from celticsite.api import ErrorSerializer
 
 TAGS = ["accounts"]
 
@@ -94,14 +96,7 @@ class PasswordResetInputSerializer(serializers.Serializer):
 
 
 DETAIL_RESPONSE = inline_serializer("Detail", {"detail": serializers.CharField()})
-ERROR_RESPONSE = inline_serializer(
-    "Error",
-    {
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-        "errors": serializers.DictField(required=False, help_text="Messages per field."),
-    },
-)
+ERROR_RESPONSE = ErrorSerializer  # the project-wide error body
 
 
 def _profile_response(user: AbstractUser, *, status_code: int = status.HTTP_200_OK) -> Response:
@@ -221,9 +216,23 @@ class ApiTokenRevokeApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class PasswordResetThrottle(AnonRateThrottle):
+    """Per client address, so the endpoint cannot be used to flood someone with emails.
+
+    The rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["password_reset"]`` when set.
+    """
+
+    scope = "password_reset"
+    default_rate = "5/hour"
+
+    def get_rate(self) -> str:
+        return self.THROTTLE_RATES.get(self.scope) or self.default_rate
+
+
 class PasswordResetApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, PasswordResetThrottle]
 
     @extend_schema(
         tags=TAGS,
@@ -233,7 +242,11 @@ class PasswordResetApi(APIView):
             "does not reveal who has an account. The link opens the reset page on the web site."
         ),
         request=PasswordResetInputSerializer,
-        responses={202: DETAIL_RESPONSE, 400: ERROR_RESPONSE},
+        responses={
+            202: DETAIL_RESPONSE,
+            400: ERROR_RESPONSE,
+            429: OpenApiResponse(ERROR_RESPONSE, description="Too many requests; wait."),
+        },
         auth=[],
     )
     def post(self, request: Request) -> Response:

@@ -17,7 +17,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import ApiToken, Profile, api_token_hash
@@ -33,6 +33,8 @@ User = get_user_model()
 API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
 # The permission a moderator needs to suspend or reactivate users.
 SUSPEND_PERMISSION = "auth.change_user"
+
+DUPLICATE_TOKEN_NAME = "You already have an active token with this name; pick another."
 
 Errors = dict[str, list[str]]
 
@@ -98,7 +100,11 @@ def user_create(
     if errors:
         raise ValidationError(errors)
 
-    user = User.objects.create_user(username=username, email=email, password=password)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:  # lost a race with an identical sign-up
+        raise ValidationError({"username": ["This username is taken."]}) from None
     Profile.objects.create(
         user=user, display_name=display_name.strip(), country=country, time_zone=time_zone
     )
@@ -146,23 +152,31 @@ def profile_update(*, user: AbstractUser, **fields: Any) -> Profile:
 # --- API tokens ---------------------------------------------------------------------------
 
 
+def _validate_token_name(*, user: AbstractUser, name: str) -> None:
+    ApiToken._meta.get_field("name").clean(name, None)
+    if ApiToken.objects.filter(user=user, name=name, revoked_at=None).exists():
+        raise ValidationError(DUPLICATE_TOKEN_NAME)
+
+
 @transaction.atomic
 def api_token_create(*, user: AbstractUser, name: str) -> tuple[ApiToken, str]:
     """A new token and its raw key. The key is not stored: show it now or never."""
     name = name.strip()
     errors: Errors = {}
-    _check(errors, "name", lambda: ApiToken._meta.get_field("name").clean(name, None))
-    if not errors and ApiToken.objects.filter(user=user, name=name, revoked_at=None).exists():
-        errors["name"] = ["You already have an active token with this name; pick another."]
+    _check(errors, "name", lambda: _validate_token_name(user=user, name=name))
     if errors:
         raise ValidationError(errors)
     key = secrets.token_urlsafe(30)
-    token = ApiToken.objects.create(
-        user=user,
-        name=name,
-        key_prefix=key[: ApiToken.PREFIX_LENGTH],
-        key_hash=api_token_hash(key),
-    )
+    try:
+        with transaction.atomic():
+            token = ApiToken.objects.create(
+                user=user,
+                name=name,
+                key_prefix=key[: ApiToken.PREFIX_LENGTH],
+                key_hash=api_token_hash(key),
+            )
+    except IntegrityError:  # lost a race with a request creating the same name
+        raise ValidationError({"name": [DUPLICATE_TOKEN_NAME]}) from None
     return token, key
 
 

@@ -491,6 +491,17 @@ def test_password_reset_email_link_sets_a_new_password(api_client, client, alice
     assert client.get(link.group(1), follow=True).context["validlink"] is False
 
 
+def test_password_reset_is_throttled_per_client(api_client, alice, mailoutbox):
+    for _ in range(5):
+        assert api_client.post(RESET, {"email": "alice@example.org"}).status_code == 202
+
+    response = api_client.post(RESET, {"email": "alice@example.org"})
+
+    assert response.status_code == 429
+    assert response.json()["code"] == "throttled"
+    assert len(mailoutbox) == 5
+
+
 # --- Schema -------------------------------------------------------------------------------
 
 
