@@ -134,8 +134,8 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     )
 
 
-# Remind the player to move when this much of their time is left, or a quarter of the time
-# they had for the turn if that is less (a one-day move is reminded 6 hours before the end).
+# Remind the player to move when this much of their time is left, or half the time they had
+# for the turn if that is less (a one-day move is reminded 12 hours before the end).
 REMINDER_BEFORE = timedelta(hours=24)
 
 
@@ -147,7 +147,7 @@ def deadline_reminders_queue(*, now: datetime) -> list[int]:
     reminded: list[int] = []
     for game in candidates:
         assert game.deadline is not None
-        before = min(REMINDER_BEFORE, (game.deadline - game.turn_started_at) / 4)
+        before = min(REMINDER_BEFORE, (game.deadline - game.turn_started_at) / 2)
         if now >= game.deadline - before:
             with transaction.atomic():
                 on_deadline_near(game)

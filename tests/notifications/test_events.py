@@ -1,0 +1,137 @@
+"""Who hears about what: the event hooks, the daily digest and deadline reminders."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+
+from games import services as game_services
+from games.models import Game
+from notifications import events
+from notifications.models import OutboxEmail
+from notifications.services import digests_send
+from notifications.tasks import send_daily_digests, send_deadline_reminders
+from tests.accounts.factories import make_user
+from tests.notifications.conftest import set_profile
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def rows() -> list[tuple[str, str]]:
+    return list(OutboxEmail.objects.order_by("pk").values_list("recipient__username", "subject"))
+
+
+def test_challenge_received_goes_to_the_challenged_player(alice, bob):
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob, message="Fancy one?")
+    events.on_challenge_received(challenge)
+    [row] = OutboxEmail.objects.all()
+    assert (row.recipient, row.event) == (bob, "challenge_received")
+    assert row.subject == "Alice A. challenges you to a game of Celtic!"
+    assert "a rated game: 3 days per move." in row.body_text
+    assert 'Their message: "Fancy one?"' in row.body_text
+    assert "https://celtic.example/challenges/" in row.body_text
+
+
+def test_open_seek_notifies_no_one(alice):
+    events.on_challenge_received(game_services.challenge_create(challenger=alice))
+    assert OutboxEmail.objects.count() == 0
+
+
+def test_challenge_turned_off_silences_challenges(alice, bob):
+    set_profile(bob, notify_challenge=False)
+    events.on_challenge_received(game_services.challenge_create(challenger=alice, opponent=bob))
+    assert OutboxEmail.objects.count() == 0
+
+
+def test_challenge_accepted_tells_the_challenger(alice, bob):
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob, colour="orange")
+    game = game_services.challenge_accept(challenge_id=challenge.pk, user=bob)
+    events.on_challenge_accepted(challenge, game)
+    [row] = OutboxEmail.objects.all()
+    assert row.recipient == alice
+    assert row.subject == f"bob accepted your challenge: game #{game.pk}"
+    assert "you play Orange; 3 days per move, rated." in row.body_text
+    assert "You move first, before " in row.body_text
+    assert row.game == game
+
+
+def test_game_started_tells_both_players_who_moves_first(alice, bob, game):
+    events.on_game_started(game)
+    by_user = {row.recipient.username: row for row in OutboxEmail.objects.all()}
+    assert "You move first" in by_user["alice"].body_text
+    assert "bob moves first" not in by_user["alice"].body_text
+    bob_body = by_user["bob"].body_text
+    assert "Alice A. moves first; we will tell you when it is your turn." in bob_body
+
+
+def test_game_finished_tells_each_player_their_outcome(alice, bob, game):
+    game = game_services.game_resign(game_id=game.pk, user=bob)
+    events.on_game_finished(game)
+    events.on_game_finished(game)  # twice: still one email each
+    assert rows() == [
+        ("alice", f"Game #{game.pk} against bob: you won"),
+        ("bob", f"Game #{game.pk} against Alice A.: you lost"),
+    ]
+    body = OutboxEmail.objects.get(recipient=bob).body_text
+    assert "you lost (1-0, resignation)." in body
+
+
+def test_game_end_turned_off_silences_results(alice, bob, game):
+    set_profile(alice, notify_game_end=False)
+    events.on_game_finished(game_services.game_resign(game_id=game.pk, user=bob))
+    assert [user for user, _ in rows()] == ["bob"]
+
+
+def test_daily_digest_collects_held_turns_into_one_email(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    set_profile(alice, email_digest=True)
+    carol = make_user("carol")
+    games = [game_services.game_start(orange=alice, blue=other) for other in (bob, carol)]
+    for game in games:
+        events.on_turn(game)
+    assert mail.outbox == []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_daily_digests.apply().get() == 1
+    [email] = mail.outbox
+    assert email.to == ["alice@example.org"]
+    assert email.subject == "Your Celtic! digest: 2 updates"
+    assert f"- Your move against bob (game #{games[0].pk})" in email.body
+    assert f"https://celtic.example/games/{games[1].pk}/" in email.body
+    digest = OutboxEmail.objects.get(event="daily_digest")
+    assert set(digest.digest_items.values_list("status", flat=True)) == {"sent"}
+    assert digest.digest_items.count() == 2
+
+    assert digests_send() == []  # nothing left to collect
+    assert len(mail.outbox) == 1
+
+
+def test_digest_leaves_out_turns_already_played(alice, bob, game):
+    set_profile(alice, email_digest=True)
+    events.on_turn(game)
+    Game.objects.filter(pk=game.pk).update(ply=1, to_move="blue")
+    assert digests_send() == []
+    assert mail.outbox == []
+    assert OutboxEmail.objects.get(event="your_turn").status == "sent"  # consumed, not resent
+
+
+def test_deadline_reminder_a_day_before_a_three_day_deadline(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with time_machine.travel(T0, tick=False):
+        game = game_services.game_start(orange=alice, blue=bob)  # deadline T0 + 3 days
+    with time_machine.travel(T0 + timedelta(days=1, hours=23), tick=False):
+        assert send_deadline_reminders.apply().get() == 0
+    with time_machine.travel(T0 + timedelta(days=2, hours=1), tick=False), \
+            django_capture_on_commit_callbacks(execute=True):
+        assert send_deadline_reminders.apply().get() == 1
+        assert send_deadline_reminders.apply().get() == 1  # considered again, not re-sent
+    [email] = mail.outbox
+    assert email.subject == f"Your time is running out in game #{game.pk} against bob"
+    assert "runs out at Thu 5 Mar 2026, 09:00 GMT." in email.body  # Europe/Dublin, winter
