@@ -145,9 +145,13 @@ def machine() -> str:
                 break
     except OSError:
         pass
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = f"; load average {os.getloadavg()[0]:.1f} at the start"
     return (
         f"{cpu}, {os.cpu_count()} cores (the benchmark uses one); "
         f"{platform.python_implementation()} {platform.python_version()} on {platform.system()}"
+        f"{load}"
     )
 
 
