@@ -238,6 +238,15 @@ def test_show_draws_the_position(tmp_path: Path) -> None:
     assert "Blue to move" in out
     status, out, _ = run("show", "--ascii", write(tmp_path, UNFINISHED))
     assert status == 0 and out.isascii()
+    status, out, _ = run("show", "--colour", write(tmp_path, UNFINISHED))
+    assert status == 0 and "\x1b[38;5;208m" in out
+
+
+def test_json_record_on_standard_input() -> None:
+    record = GameRecord.from_state(GameState.replay(["d5 EW", "e6 NES", "c5 EW"]))
+    status, out, _ = run("legal", "-", stdin=record.to_json())
+    assert status == 0
+    assert out.splitlines()[:3] == ["b5 E", "b5 E n", "b5 NE"]
 
 
 def test_usage_errors() -> None:
