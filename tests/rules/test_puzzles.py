@@ -47,7 +47,9 @@ def tally(layouts: list[Layout]) -> PuzzleCount:
     return PuzzleCount(len(layouts), dict(sorted(by_knots.items())))
 
 
-@pytest.mark.parametrize(("height", "width"), [(1, 2), (1, 5), (2, 2), (2, 3), (3, 3), (2, 5), (3, 4)])
+@pytest.mark.parametrize(
+    ("height", "width"), [(1, 2), (1, 5), (2, 2), (2, 3), (3, 3), (2, 5), (3, 4)]
+)
 def test_count_matches_brute_force_without_quota(height: int, width: int) -> None:
     assert count_layouts(height, width, quota=None) == tally(brute_force(height, width))
 
