@@ -277,9 +277,12 @@ def describe_state(state: GameState) -> str:
     if history:
         last = history[-1]
         who = PLAYERS[(len(history) - 1) % 2].name.title()
-        what = "passed" if not isinstance(last, Move | Forfeit) else f"played {last}"
-        if isinstance(last, Forfeit):
-            what = f"forfeited {last.move}"
+        if isinstance(last, Move):
+            what = f"played {last}"
+        elif isinstance(last, Forfeit):
+            what = f"forfeited {last.move} (it broke the 5x5 window)"
+        else:
+            what = "passed (no legal move)"
         lines.append(f"Ply {len(history)}: {who} {what}.")
     else:
         lines.append("Ply 0: the start position.")

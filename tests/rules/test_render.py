@@ -6,7 +6,17 @@ import random
 
 import pytest
 
-from games.rules import Cell, Colour, GameState, Move, random_playout
+from games.rules import (
+    Cell,
+    Colour,
+    Forfeit,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Pass,
+    Variant,
+    random_playout,
+)
 from games.rules.puzzles import find_hard
 from games.rules.render import (
     CELL_HEIGHT,
@@ -154,3 +164,32 @@ def test_puzzle_layout_drawing_reads_back() -> None:
     for r, c, mask in layout.cells():
         assert seen[Cell(c, layout.height - 1 - r)][0] == mask
     assert drawing.splitlines()[0].split() == ["a", "b", "c", "d", "e"]
+
+
+def test_passes_and_forfeits_are_described() -> None:
+    games = (random_state(seed) for seed in range(500))
+    game = next(g for g in games if any(isinstance(t, Pass) for t in g.history))
+    at = next(i for i, t in enumerate(game.history) if isinstance(t, Pass))
+    passed = GameState.replay(game.history[: at + 1])
+    who = ["Orange", "Blue"][at % 2]
+    assert f"Ply {at + 1}: {who} passed (no legal move)." in describe_state(passed)
+
+    assert first_forfeit_text(game) is not None
+
+
+def first_forfeit_text(game: GameState) -> str | None:
+    """Replay ``game`` in the window-forfeit variant until some move breaks only the window."""
+    for ply in range(len(game.history)):
+        state = GameState.replay(game.history[:ply], Variant(window_forfeit=True))
+        for cell in state.demand_cells():
+            for mask in range(1, 16):
+                trial = state.clone()
+                try:
+                    turns = trial.apply(Move(cell, mask, neutral=False))
+                except IllegalMoveError:
+                    continue
+                if isinstance(turns[0], Forfeit):
+                    text = describe_state(trial)
+                    assert f"forfeited {cell} " in text and "broke the 5x5 window" in text
+                    return text
+    return None
