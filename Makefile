@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+VAR_DIR := $(or $(CELTIC_VAR_DIR),var)
 
 .PHONY: run test install lint typecheck bench migrate worker clean
 
@@ -27,14 +28,15 @@ migrate: install
 run: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@trap 'kill 0' INT TERM EXIT; \
+	@echo "Starting the Celery worker (with beat) and the web server on http://$(HOST):$(PORT)/"
+	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
 	$(BIN)/celery -A celticsite worker --beat --pool=solo --loglevel=WARNING \
-		--schedule=var/celerybeat-schedule & \
+		--schedule=$(VAR_DIR)/celerybeat-schedule & \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## make worker: only the Celery worker with its beat scheduler (docker-compose runs them apart).
 worker: migrate
-	$(BIN)/celery -A celticsite worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
+	$(BIN)/celery -A celticsite worker --beat --loglevel=INFO --schedule=$(VAR_DIR)/celerybeat-schedule
 
 ## make test: lint, import contracts, strict types on the engine, then the whole suite.
 test: install lint typecheck
