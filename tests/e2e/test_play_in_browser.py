@@ -1,0 +1,80 @@
+"""Play a move in a real browser: log in, click a demand cell, click a tile, see it recorded."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from games import services
+from games.models import Move
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT_DIR = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp"))
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _allow_sync_orm_next_to_playwright(monkeypatch):
+    """Playwright's sync API runs an event loop; Django then refuses ORM calls unless told."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser_page():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        yield page
+        browser.close()
+
+
+def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, transactional_db):
+    users = get_user_model().objects
+    ann = users.create_user(username="ann", password="pw-for-tests-1")
+    ben = users.create_user(username="ben", password="pw-for-tests-1")
+    game = services.game_start(orange=ann, blue=ben)
+    page = browser_page
+
+    page.goto(live_server.url + reverse("accounts:login"))
+    page.fill("input[name=username]", "ann")
+    page.fill("input[name=password]", "pw-for-tests-1")
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_url(live_server.url + reverse("games:home"))
+
+    page.goto(live_server.url + reverse("games:game", args=[game.pk]))
+    page.locator('.board .demand.playable[data-cell="f5"]').click()
+    palette = page.locator("#palette")
+    assert palette.is_visible()
+    assert page.locator("#palette-cell").text_content() == "f5"
+    page.screenshot(path=str(SCREENSHOT_DIR / "celtic-e2e-palette.png"), full_page=True)
+    page.locator('#palette-own .tile-choice[title^="f5 W "]').click()
+
+    page.wait_for_selector('.board g.tile[data-cell="f5"]')
+    assert "You played f5 W." in page.locator(".messages").text_content()
+    page.screenshot(path=str(SCREENSHOT_DIR / "celtic-e2e-after-move.png"), full_page=True)
+    row = Move.objects.get(game=game)
+    assert (row.ply, row.side, row.notation) == (0, "orange", "f5 W")
+    game.refresh_from_db()
+    assert game.ply == 1 and game.to_move == "blue"
