@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
@@ -102,6 +103,33 @@ def test_a_result_finishing_before_others_is_rated_in_time_order(users):
     assert got == expected  # exact floats
 
 
+def test_partial_history_rewrites_match_a_full_recompute(users):
+    """Out-of-order results, annulments and adjudications rewrite the rating history from the
+    earliest affected result on; the outcome equals a rebuild of everything."""
+    people = list(users.values())
+    rng = random.Random(5)
+    games = []
+    for day in rng.sample(range(1, 60), 40):  # finishing out of order
+        orange, blue = rng.sample(people, 2)
+        when = at(2025, 1, 1) + timedelta(days=day)
+        game = finished_game(orange, blue, rng.choice(["1-0", "0-1", "1/2-1/2"]), when)
+        rating_game_finished(game=game)
+        games.append(game)
+    for game in games[:5]:
+        game.status, game.result = Game.Status.ANNULLED, ""
+        game.save()
+        rating_game_changed(game=game)
+    for game in games[5:10]:
+        game.result = "1-0" if game.result != "1-0" else "0-1"
+        game.save()
+        rating_game_changed(game=game)
+    ratings, snapshots = _ratings(), _snapshots()
+    assert len(snapshots) == 2 * 35
+    call_command("ratings_recompute", stdout=StringIO())
+    assert _ratings() == ratings
+    assert _snapshots() == snapshots
+
+
 def test_annulling_a_game_takes_it_out_of_the_ratings(users):
     ann, bob, cy = users["ann"], users["bob"], users["cy"]
     first = finished_game(ann, bob, "1-0", at(2025, 3, 1))
@@ -160,8 +188,6 @@ def test_recompute_gives_identical_numbers(users):
         rating_game_finished(game=game)
     ratings, snapshots = _ratings(), _snapshots()
     assert len(snapshots) == 300
-    from io import StringIO
-
     out = StringIO()
     call_command("ratings_recompute", stdout=out)
     assert "Recomputed 150 results (0 annulled left out) for 12 players" in out.getvalue()
