@@ -4,7 +4,8 @@ Needs no Django settings. Commands:
 
 * ``puzzle easy|hard [--count] [--json] [--seed S] [--draw]``: a solution of a puzzle as five
   lines of five cells (north row first, each cell its open sides in N E S W order), or with
-  ``--count`` the number of solutions by number of knots.
+  ``--count`` the number of solutions by number of knots (``{"total": N, "by_knots": {...}}``
+  with ``--json``).
 * ``play --random --seed S [--json] [--output FILE]``: a random legal game, printed as its
   record followed by the final knots, score lists and result.
 * ``replay FILE``: check a record (text or JSON, detected; ``-`` reads standard input) and
@@ -26,10 +27,18 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from games.rules.puzzles import PuzzleCount, check_layout, count_easy, find_easy, find_hard
+from games.rules.puzzles import (
+    PuzzleCount,
+    check_layout,
+    count_easy,
+    count_hard,
+    find_easy,
+    find_hard,
+)
 from games.rules.record import GameRecord, RecordError
 from games.rules.render import describe_result, render_layout, render_state
 from games.rules.state import GameState, Variant, random_playout
+from games.rules.tiles import orientation
 
 PROG = "python -m games.rules"
 
@@ -53,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     puzzle.add_argument(
         "--count", action="store_true", help="count all solutions, grouped by number of knots"
     )
-    puzzle.add_argument("--json", action="store_true", help="print the count as JSON")
+    puzzle.add_argument("--json", action="store_true", help="print the solution or count as JSON")
     puzzle.add_argument("--seed", type=int, help="find a random solution with this seed")
     puzzle.add_argument("--draw", action="store_true", help="also draw the solution")
     puzzle.add_argument("--ascii", action="store_true", help="draw with ASCII only")
@@ -110,20 +119,24 @@ def main(
 def _puzzle(args: argparse.Namespace) -> str:
     hard = args.level == "hard"
     if args.count:
-        count = count_easy()
-        if hard:
-            single = count.by_knots.get(1, 0)
-            count = PuzzleCount(single, {1: single} if single else {})
+        count = count_hard() if hard else count_easy()
         if args.json:
             return json.dumps(count.to_json_dict())
         return _count_text(args.level, count)
     rng = random.Random(args.seed) if args.seed is not None else None
     layout = find_hard(rng) if hard else find_easy(rng)
+    knots = check_layout(layout, single_knot=hard)
+    if args.json:
+        rows = [[_sides(mask) for mask in row] for row in layout.rows]
+        return json.dumps({"rows": rows, "knots": knots})
     text = str(layout)
     if args.draw:
-        knots = check_layout(layout, single_knot=hard)
         text += f"\n\n{render_layout(layout, ascii=args.ascii)}\n{_plural(knots, 'knot')}"
     return text
+
+
+def _sides(mask: int) -> str:
+    return orientation(mask).sides_text
 
 
 def _count_text(level: str, count: PuzzleCount) -> str:

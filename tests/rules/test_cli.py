@@ -285,3 +285,12 @@ def test_real_subprocess_without_django_settings(tmp_path: Path) -> None:
         [sys.executable, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True
     )
     assert done.stdout.splitlines()[-1] == "0 False", done.stderr
+
+
+def test_puzzle_solution_as_json() -> None:
+    status, out, _ = run("puzzle", "hard", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["knots"] == 1
+    layout = Layout.parse("\n".join(" ".join(row) for row in data["rows"]))
+    assert check_layout(layout, single_knot=True) == 1

@@ -17,6 +17,7 @@ from games.rules.puzzles import (
     PuzzleCount,
     check_layout,
     count_easy,
+    count_hard,
     count_knots,
     count_layouts,
     find_easy,
@@ -97,6 +98,7 @@ def test_easy_puzzle_count() -> None:
     }
     assert sum(count.by_knots.values()) == count.total
     assert count.to_json_dict()["by_knots"] == {str(k): n for k, n in count.by_knots.items()}
+    assert count_hard() == PuzzleCount(1640, {1: 1640})
 
 
 def test_found_solutions_check() -> None:
