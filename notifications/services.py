@@ -245,7 +245,7 @@ def digests_send(*, now: datetime | None = None) -> list[int]:
     for user_id in sorted(set(user_ids)):
         with transaction.atomic():
             items = list(
-                OutboxEmail.objects.select_for_update(skip_locked=True)
+                OutboxEmail.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(recipient_id=user_id, status=OutboxEmail.Status.PENDING, digest=True)
                 .select_related("recipient", "game")
                 .order_by("created_at", "pk")

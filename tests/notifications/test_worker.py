@@ -1,0 +1,136 @@
+"""Tasks through a real Celery worker and broker, not run in-process.
+
+The worker runs in a thread of this process (``celery.contrib.testing.worker``), consuming
+from the configured broker: Redis when ``REDIS_URL`` is set (as in CI, ``.ci/run``), else
+kombu's filesystem transport in a temporary folder of this test's own. Its database work is
+committed for real, hence ``transaction=True``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+from django.core import mail
+from django.db import OperationalError, transaction
+from django.utils import timezone
+from kombu import pools
+
+from celticsite.celery import app
+from games import services as game_services
+from games.engine import game_state
+from games.models import Game
+from games.tasks import decide_timeouts
+from notifications.models import OutboxEmail
+from notifications.services import notify
+from notifications.tasks import send_outbox_email
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+
+WAIT_SECONDS = 20.0
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` until it holds, for at most WAIT_SECONDS."""
+    give_up = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < give_up:
+        try:
+            if condition():
+                return
+        except OperationalError:  # SQLite: the worker holds a lock on the table; ask again
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"gave up after {WAIT_SECONDS:.0f} s waiting for {what}")
+
+
+def _use_broker(broker_url: str, transport_options: dict[str, object]) -> None:
+    app.conf.broker_url = broker_url
+    app.conf.broker_transport_options = transport_options
+    # Forget connections to the previous broker, so producer and worker both use this one
+    # (kombu keeps its pools by URL, and a filesystem URL does not name the folder).
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[None]:
+    """A worker thread on the configured broker; a filesystem broker lives in ``tmp_path``."""
+    saved = {
+        key: app.conf[key]
+        for key in ("broker_url", "broker_transport_options", "task_always_eager")
+    }
+    if settings.REDIS_URL:
+        _use_broker(settings.REDIS_URL, {})
+    else:
+        folders = {name: tmp_path / name for name in ("queue", "processed")}
+        for folder in folders.values():
+            folder.mkdir()
+        _use_broker(
+            "filesystem://",
+            {
+                "data_folder_in": str(folders["queue"]),
+                "data_folder_out": str(folders["queue"]),
+                "processed_folder": str(folders["processed"]),
+                "store_processed": False,
+                "polling_interval": 0.1,
+            },
+        )
+    app.conf.task_always_eager = False
+    app.control.purge()  # messages a previous run left in this Redis database
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+            yield
+    finally:
+        for key, value in saved.items():
+            app.conf[key] = value
+        _use_broker(saved["broker_url"], saved["broker_transport_options"])
+
+
+def test_worker_sends_an_outbox_email_once(worker, django_user_model):
+    alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
+    bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
+    game = game_services.game_start(orange=alice, blue=bob)
+    with transaction.atomic():
+        row = notify(
+            user=alice,
+            event=OutboxEmail.Event.YOUR_TURN,
+            context={"game": game, "side": "Orange", "opponent_name": "bob"},
+            dedupe_key=f"your_turn:{game.pk}:0:{alice.pk}",
+        )
+    # notify queued it on commit; queue it twice more, as flush_outbox and a retry might.
+    send_outbox_email.delay(row.pk)
+    send_outbox_email.delay(row.pk)
+
+    wait_for(lambda: OutboxEmail.objects.get(pk=row.pk).status == "sent", "the row to be sent")
+    time.sleep(0.5)  # time for the duplicate messages to be consumed as well
+    row.refresh_from_db()
+    assert row.attempts == 1
+    [email] = mail.outbox
+    assert email.to == ["alice@example.org"]
+    assert email.subject == f"Your move against bob (game #{game.pk})"
+    assert f"/games/{game.pk}/" in email.body
+
+
+def test_worker_decides_a_timeout_and_mails_both_players(worker, django_user_model):
+    alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
+    bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
+    game = game_services.game_start(orange=alice, blue=bob, rated=False)
+    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+    decide_timeouts.delay()
+
+    wait_for(lambda: len(mail.outbox) == 2, "both result emails")
+    game.refresh_from_db()
+    assert (game.status, game.result, game.termination) == ("finished", "1-0", "timeout")
+    assert sorted((m.to[0], m.subject) for m in mail.outbox) == [
+        ("alice@example.org", f"Game #{game.pk} against bob: you won"),
+        ("bob@example.org", f"Game #{game.pk} against alice: you lost"),
+    ]
