@@ -39,9 +39,9 @@ def _fresh_throttle_cache():
     cache.clear()
 
 
-def token_client(user: User) -> APIClient:
+def token_client(user: User, name: str = "tests") -> APIClient:
     """An API client that authenticates with a real ``Authorization: Token`` key."""
-    _, key = api_token_create(user=user, name="tests")
+    _, key = api_token_create(user=user, name=name)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
