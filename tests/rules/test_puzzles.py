@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.rules.board import Cell, Tile
 from games.rules.puzzles import (
     FULL_QUOTA,
     Layout,
@@ -24,7 +25,8 @@ from games.rules.puzzles import (
     find_hard,
     find_layout,
 )
-from games.rules.tiles import Shape, Side
+from games.rules.scoring import trace_paths
+from games.rules.tiles import Colour, Shape, Side, orientation
 
 
 def brute_force(height: int, width: int) -> list[Layout]:
@@ -160,3 +162,16 @@ def test_parse_rejects_bad_cells() -> None:
         Layout.parse("NN E")
     with pytest.raises(LayoutError, match="rectangle"):
         Layout.parse("E W\nE")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_knots_agree_with_the_engine_scoring(seed: int) -> None:
+    """The puzzle's own strand walk and the game's scoring must count the same knots."""
+    layout = find_easy(random.Random(seed))
+    tiles = [
+        Tile(Cell(c, layout.height - 1 - r), orientation(mask), Colour.NEUTRAL)
+        for r, c, mask in layout.cells()
+    ]
+    knots, open_paths = trace_paths(tiles)
+    assert open_paths == ()
+    assert len(knots) == count_knots(layout) == check_layout(layout)
