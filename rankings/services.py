@@ -205,9 +205,11 @@ SNAPSHOT_FIELDS = (
 )  # fmt: skip
 
 
-def _snapshot_rows(result_id: int, finished_at: Any, step: GameStep[int]) -> list[tuple]:
-    """The two RatingSnapshot rows of one rated game, as SNAPSHOT_FIELDS tuples."""
+def _snapshot_rows(result_id: int, finished_at: datetime, step: GameStep[int]) -> list[tuple]:
+    """The two RatingSnapshot rows of one rated game, as SNAPSHOT_FIELDS tuples ready for the
+    database (the datetime adapted for the backend)."""
     r = step.record
+    finished_at = connection.ops.adapt_datetimefield_value(finished_at)
     return [
         (
             result_id, player_id, opponent_id, finished_at, score, after.elo.games,
@@ -225,8 +227,9 @@ def _insert_snapshots(rows: list[tuple]) -> None:
     """Insert snapshot rows with one executemany.
 
     A full recomputation writes two rows per result; going around the ORM's per-value
-    preparation makes that several times faster (see docs/BENCHMARKS.md). Only the datetime
-    needs the backend's adaptation; the rest are ints and floats.
+    preparation makes that several times faster (see docs/BENCHMARKS.md). The rows come from
+    `_snapshot_rows`, whose datetime is already adapted for the backend; the rest are ints
+    and floats.
     """
     if not rows:
         return
@@ -234,11 +237,9 @@ def _insert_snapshots(rows: list[tuple]) -> None:
     quote = connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in SNAPSHOT_FIELDS)
     placeholders = ", ".join(["%s"] * len(SNAPSHOT_FIELDS))
-    adapt = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
         cursor.executemany(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})",
-            [(*row[:3], adapt(row[3]), *row[4:]) for row in rows],
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})", rows
         )
 
 

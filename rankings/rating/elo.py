@@ -10,7 +10,7 @@ kept at full float precision; rounding is for display only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +68,7 @@ def elo_update(
         raise ValueError(f"score must be 0, 0.5 or 1, not {score!r}")
     expected = expected_score(own=player.rating, opponent=opponent_rating, max_diff=params.max_diff)
     rating = player.rating + k_factor(state=player, params=params) * (score - expected)
-    return replace(
-        player,
+    return EloState(
         rating=rating,
         games=player.games + 1,
         master=player.master or rating >= params.master_threshold,
