@@ -1,20 +1,27 @@
 """Benchmark: recompute every rating (Elo and Glicko-2) from a synthetic history.
 
-    .venv/bin/python -m bench.ratings [--games 100000] [--players 2000] [--seed 1]
+    .venv/bin/python -m bench.ratings [--games 100000] [--players 2000] [--seed 1] [--db] [--write]
 
 Uses `rankings.rating.history.replay`, the same function the recomputation command runs.
-The history is generated with a seeded RNG, so every run rates the same games.
+The history is generated with a seeded RNG, so every run rates the same games. With --db it
+also imports the history into a fresh SQLite database in a temporary directory and times
+`rankings.services.ratings_recompute` (what `manage.py ratings_recompute` runs), which
+reads every result and rewrites every rating and history row. With --write (implies --db)
+it replaces the "Ratings" section of docs/BENCHMARKS.md with the results.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
+import tempfile
 import time
 from datetime import date
+from pathlib import Path
 
-from rankings.rating.history import GameRecord, RatingParams, replay
+from rankings.rating.history import GameRecord, PlayerState, RatingParams, replay
 
 
 def synthetic_history(*, games: int, players: int, seed: int) -> list[GameRecord[int]]:
@@ -48,7 +55,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--db", action="store_true", help="also time the database recompute")
+    parser.add_argument(
+        "--write", action="store_true", help="write docs/BENCHMARKS.md (implies --db)"
+    )
     args = parser.parse_args()
+    load = os.getloadavg()[0]
 
     records = synthetic_history(games=args.games, players=args.players, seed=args.seed)
     params = RatingParams()
@@ -65,6 +77,117 @@ def main() -> None:
     print(f"replay (Elo + Glicko-2): best {best:.2f} s, {args.games / best:,.0f} games/s")
     print(f"runs: {', '.join(f'{t:.2f}' for t in timings)} s")
     print(f"top Elo {top.elo.rating:.1f}, Glicko-2 {top.glicko.rating:.1f} RD {top.glicko.rd:.1f}")
+    if not (args.db or args.write):
+        return
+    imported, recomputed, identical = bench_database(records, states)
+    if args.write:
+        write_section(
+            games=args.games, players=len(states), seed=args.seed, repeat=args.repeat, load=load,
+            replay=best, imported=imported, recomputed=recomputed, identical=identical,
+        )  # fmt: skip
+
+
+def write_section(
+    *, games: int, players: int, seed: int, repeat: int, load: float, replay: float,
+    imported: float, recomputed: float, identical: bool,
+) -> None:  # fmt: skip
+    """Replace (or add) the "## Ratings" section of docs/BENCHMARKS.md, leaving the rest."""
+    path = Path(__file__).resolve().parent.parent / "docs" / "BENCHMARKS.md"
+    met = {True: "yes", False: "no"}
+    rows = [
+        ("measurement", "result", "target", "met"),
+        ("---", "---", "---", "---"),
+        (
+            "replay all games, Elo + Glicko-2 (`rankings.rating.history.replay`)",
+            f"{replay:.2f} s ({games / replay:,.0f} games/s)",
+            "< 10 s",
+            met[replay < 10],
+        ),
+        (
+            f"`ratings_recompute` on SQLite: read the results, replay, rewrite "
+            f"{2 * games:,} history rows and the current ratings",
+            f"{recomputed:.2f} s",
+            "< 10 s",
+            met[recomputed < 10],
+        ),
+        (
+            "`ratings_import` path (`results_import`): store the results, then recompute",
+            f"{imported:.2f} s",
+            "—",
+            "—",
+        ),
+        ("database ratings identical to the pure replay", met[identical], "yes", met[identical]),
+    ]
+    table = "\n".join("| " + " | ".join(row) + " |" for row in rows)
+    section = f"""## Ratings
+
+Command: `.venv/bin/python -m bench.ratings --write` ({games:,} synthetic games among
+{players:,} players over five years, seed {seed}; replay time is the best of {repeat} runs).
+Written by the command itself.
+
+Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores (the benchmark
+uses one); CPython {platform.python_version()} on {platform.system()}; load average
+{load:.1f} at the start.
+
+{table}
+
+The replay is the one function every rating update goes through (incremental update,
+recomputation, `ratings_replay`), so its time is the cost of the maths alone. An annulment,
+an adjudication or a result reported out of order replays the whole history in the same way
+but rewrites the stored rating history only from the earliest result it affects.
+"""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    start = text.find("\n## Ratings\n")
+    if start == -1:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = text.find("\n## ", start + 1)
+        rest = "" if end == -1 else "\n" + text[end + 1 :]
+        text = text[: start + 1] + section + rest
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote the Ratings section of {path}")
+
+
+def bench_database(
+    records: list[GameRecord[int]], states: dict[int, PlayerState]
+) -> tuple[float, float, bool]:
+    """Import `records` into a fresh SQLite database and time the full recomputation."""
+    with tempfile.TemporaryDirectory() as var:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["CELTIC_VAR_DIR"] = var
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        from rankings.csvimport import ImportedResult
+        from rankings.models import Player, PlayerRating
+        from rankings.services import ratings_recompute, results_import
+
+        call_command("migrate", verbosity=0)
+        result_text = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}
+        rows = [
+            ImportedResult(
+                line, r.played_on, f"p{r.player1}", f"p{r.player2}", result_text[r.score1]
+            )
+            for line, r in enumerate(records, start=1)
+        ]
+        began = time.perf_counter()
+        results_import(results=rows)
+        imported = time.perf_counter() - began
+        began = time.perf_counter()
+        summary = ratings_recompute()
+        recomputed = time.perf_counter() - began
+        names = dict(Player.objects.values_list("pk", "name"))
+        stored = {names[r.player_id]: r.to_state() for r in PlayerRating.objects.all()}
+        identical = stored == {f"p{key}": state for key, state in states.items()}
+        print(f"database (SQLite): import incl. first recompute {imported:.2f} s")
+        print(
+            f"database (SQLite): ratings_recompute {recomputed:.2f} s for {summary.results} "
+            f"results, {summary.changed} players changed, identical to replay: {identical}"
+        )
+    return imported, recomputed, identical
 
 
 if __name__ == "__main__":
