@@ -125,6 +125,16 @@ def ranking_list(
     return entries
 
 
+def ranking_countries() -> list[str]:
+    """The countries of players with at least one rated game, for the filter."""
+    return sorted(
+        Player.objects.filter(rating__games__gt=0)
+        .exclude(country="")
+        .values_list("country", flat=True)
+        .distinct()
+    )
+
+
 def player_get(*, player_id: int) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 

@@ -18,7 +18,6 @@ def ranking_page(request: HttpRequest) -> HttpResponse:
         country = ""
     include_inactive = request.GET.get("active") == "false"
     entries = selectors.ranking_list(country=country, include_inactive=include_inactive)
-    all_countries = {entry.country for entry in selectors.ranking_list() if entry.country}
     query = {"country": country} if country else {}
     if include_inactive:
         query["active"] = "false"
@@ -30,7 +29,7 @@ def ranking_page(request: HttpRequest) -> HttpResponse:
             "country": country,
             "country_name": COUNTRIES.get(country, ""),
             "countries": sorted(
-                ((code, COUNTRIES.get(code, code)) for code in all_countries),
+                ((code, COUNTRIES.get(code, code)) for code in selectors.ranking_countries()),
                 key=lambda item: item[1],
             ),
             "include_inactive": include_inactive,
