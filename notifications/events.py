@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 
+from accounts.selectors import profile_get
 from games.models import Challenge, Game, Side
 from notifications.models import OutboxEmail
 from notifications.services import notify
@@ -22,8 +23,7 @@ Event = OutboxEmail.Event
 
 
 def _name(user: Any) -> str:
-    profile = getattr(user, "profile", None)
-    return profile.name if profile is not None else user.get_username()
+    return profile_get(user=user).name
 
 
 def _game_context(game: Game, user: Any) -> dict[str, Any]:
