@@ -26,12 +26,6 @@ PASSES_GAME_SEED = 6
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Each test makes several accounts; the production hasher would take most of the time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_throttle_cache():
     """The API throttles count requests in the cache; start each test from zero."""
     cache.clear()
