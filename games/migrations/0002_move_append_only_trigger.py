@@ -76,7 +76,7 @@ def _run(statements_by_vendor):
                 "expected sqlite or postgresql"
             )
         for statement in statements:
-            schema_editor.execute(statement)
+            schema_editor.execute(statement, params=None)
 
     return run
 
