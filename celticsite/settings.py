@@ -109,8 +109,12 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-    # Wait for a lock rather than fail at once when the worker and the web process both write.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite has no row locks: take the write lock when a transaction begins (IMMEDIATE), so a
+    # racing request waits for it and then finds the ply moved on, instead of failing with
+    # "database is locked" halfway through; and wait for it rather than fail at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ------------------------------------------------------------------------------------
@@ -170,8 +174,11 @@ else:
         "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
         "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "store_processed": False,
     }
+    for _folder in ("queue", "processed", "control"):
+        (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
