@@ -21,6 +21,7 @@ from games.engine import game_state, turn_to_row_fields
 from games.models import Challenge, Game, Move, Result, Side
 from games.rules import IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
+from notifications import events as notification_events
 
 User = AbstractBaseUser
 
@@ -36,6 +37,7 @@ class MoveOutcome:
 # --- Challenges ---------------------------------------------------------------------------
 
 
+@transaction.atomic
 def challenge_create(
     *,
     challenger: User,
@@ -60,7 +62,7 @@ def challenge_create(
             code="invalid_colour",
         )
     tc = time_control or TimeControl()
-    return Challenge.objects.create(
+    challenge = Challenge.objects.create(
         challenger=challenger,
         opponent=opponent,
         colour=colour,
@@ -74,6 +76,8 @@ def challenge_create(
         increment_days=tc.increment_days,
         max_days=tc.max_days,
     )
+    notification_events.on_challenge_received(challenge)
+    return challenge
 
 
 def _challenge_locked(challenge_id: int) -> Challenge:
@@ -116,7 +120,7 @@ def challenge_accept(
     challenge.opponent = user
     challenge.decided_at = now
     challenge.save(update_fields=["status", "opponent", "decided_at"])
-    return game_start(
+    game = game_start(
         orange=orange,
         blue=blue,
         rated=challenge.rated,
@@ -126,6 +130,8 @@ def challenge_accept(
         challenge=challenge,
         now=now,
     )
+    notification_events.on_challenge_accepted(challenge, game)
+    return game
 
 
 @transaction.atomic
@@ -277,6 +283,10 @@ def move_submit(
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now)
     game.save()
+    if game.is_active:
+        notification_events.on_turn(game)
+    else:
+        notification_events.on_game_finished(game)
     return MoveOutcome(game=game, turns=rows)
 
 
@@ -317,9 +327,11 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
     side = _require_player(game, user)
     _require_active(game)
     result = Result.BLUE_WINS if side == Side.ORANGE else Result.ORANGE_WINS
-    _game_finish(game, result=result, termination=Game.Termination.RESIGNATION,
-                 now=now or timezone.now())
+    _game_finish(
+        game, result=result, termination=Game.Termination.RESIGNATION, now=now or timezone.now()
+    )
     game.save()
+    notification_events.on_game_finished(game)
     return game
 
 
@@ -342,6 +354,7 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
     game.save()
     audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
     _ratings_changed(game, previous_status=previous["status"])
+    notification_events.on_game_finished(game)
     return game
 
 
@@ -364,9 +377,15 @@ def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> G
     game.deadline = None
     game.finished_at = game.finished_at or timezone.now()
     game.save()
-    audit_record(actor=actor, action="game_adjudicate", target=game, reason=reason,
-                 data={"previous": previous, "result": result})
+    audit_record(
+        actor=actor,
+        action="game_adjudicate",
+        target=game,
+        reason=reason,
+        data={"previous": previous, "result": result},
+    )
     _ratings_changed(game, previous_status=previous["status"])
+    notification_events.on_game_finished(game)
     return game
 
 

@@ -58,12 +58,19 @@ def test_player_to_move_loses_on_time(alice, bob, started):
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "1-0", "timeout")
     assert (game.finished_at, game.to_move, game.deadline) == (decided_at, "", None)
-    subjects = sorted(OutboxEmail.objects.values_list("recipient__username", "subject"))
+    subjects = sorted(
+        OutboxEmail.objects.filter(event="game_finished").values_list(
+            "recipient__username", "subject"
+        )
+    )
     assert subjects == [
         ("alice", f"Game #{game.pk} against bob: you won"),
         ("bob", f"Game #{game.pk} against alice: you lost"),
     ]
-    assert "you lost (1-0, time forfeit)." in OutboxEmail.objects.get(recipient=bob).body_text
+    assert (
+        "you lost (1-0, time forfeit)."
+        in OutboxEmail.objects.get(recipient=bob, event="game_finished").body_text
+    )
 
 
 def test_orange_out_of_time_after_moves_loses_with_blue_winning(alice, bob, started):
@@ -138,8 +145,10 @@ def test_beat_task_decides_with_the_current_time(started, django_capture_on_comm
     try:
         with time_machine.travel(DEADLINE - timedelta(minutes=1), tick=False):
             assert decide_timeouts.apply().get() == []
-        with time_machine.travel(DEADLINE + timedelta(minutes=1), tick=False), \
-                django_capture_on_commit_callbacks(execute=True):
+        with (
+            time_machine.travel(DEADLINE + timedelta(minutes=1), tick=False),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
             assert decide_timeouts.apply().get() == [started.pk]
     finally:
         app.conf.task_always_eager = previous

@@ -5,30 +5,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from celticsite.celery import app as celery_app
 from games import services as game_services
 from games.models import Game
 from tests.accounts.factories import make_user
-
-
-@pytest.fixture(autouse=True)
-def _tasks_run_in_process(request):
-    """Queued tasks run at once, in this process, instead of landing in the broker folder.
-
-    The real-worker tests (marked ``celery_worker``) need the broker, so they keep it.
-    """
-    if request.node.get_closest_marker("celery_worker"):
-        yield
-        return
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

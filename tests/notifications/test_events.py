@@ -51,8 +51,8 @@ def test_challenge_turned_off_silences_challenges(alice, bob):
 def test_challenge_accepted_tells_the_challenger(alice, bob):
     challenge = game_services.challenge_create(challenger=alice, opponent=bob, colour="orange")
     game = game_services.challenge_accept(challenge_id=challenge.pk, user=bob)
-    events.on_challenge_accepted(challenge, game)
-    [row] = OutboxEmail.objects.all()
+    events.on_challenge_accepted(challenge, game)  # a second call queues nothing more
+    [row] = OutboxEmail.objects.filter(event="challenge_accepted")
     assert row.recipient == alice
     assert row.subject == f"bob accepted your challenge: game #{game.pk}"
     assert "you play Orange; 3 days per move, rated." in row.body_text

@@ -68,7 +68,7 @@ def worker(tmp_path: Path) -> Iterator[None]:
     if settings.REDIS_URL:
         _use_broker(settings.REDIS_URL, {})
     else:
-        folders = {name: tmp_path / name for name in ("queue", "processed")}
+        folders = {name: tmp_path / name for name in ("queue", "processed", "control")}
         for folder in folders.values():
             folder.mkdir()
         _use_broker(
@@ -77,6 +77,7 @@ def worker(tmp_path: Path) -> Iterator[None]:
                 "data_folder_in": str(folders["queue"]),
                 "data_folder_out": str(folders["queue"]),
                 "processed_folder": str(folders["processed"]),
+                "control_folder": str(folders["control"]),
                 "store_processed": False,
                 "polling_interval": 0.1,
             },
@@ -127,10 +128,14 @@ def test_worker_decides_a_timeout_and_mails_both_players(worker, django_user_mod
 
     decide_timeouts.delay()
 
-    wait_for(lambda: len(mail.outbox) == 2, "both result emails")
+    def results() -> list[tuple[str, str]]:
+        prefix = f"Game #{game.pk} against"
+        return sorted((m.to[0], m.subject) for m in mail.outbox if m.subject.startswith(prefix))
+
+    wait_for(lambda: len(results()) == 2, "both result emails")
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "1-0", "timeout")
-    assert sorted((m.to[0], m.subject) for m in mail.outbox) == [
+    assert results() == [
         ("alice@example.org", f"Game #{game.pk} against bob: you won"),
         ("bob@example.org", f"Game #{game.pk} against alice: you lost"),
     ]
