@@ -129,6 +129,12 @@ class GameRecord:
             state = GameState.replay(self.turns, self.variant)
         except IllegalMoveError as error:
             raise RecordError(str(error), error.rule) from error
+        if state.ply > len(self.turns):
+            raise RecordError(
+                f"{turn_label(len(self.turns), 'pass')}: the record ends before this "
+                "automatic pass",
+                Rule.PASS_MISSING,
+            )
         board = board_result(state)
         if self.result != board and "Termination" not in self.headers:
             raise RecordError(

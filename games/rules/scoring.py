@@ -14,12 +14,13 @@ did not come from a game.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from games.rules.board import Cell, Tile
-from games.rules.tiles import PLAYERS, Colour, End
+from games.rules.board import CELL_OF, STEP, Cell, Tile, cell_index
+from games.rules.tiles import ORIENTATIONS, PLAYERS, Colour, End, Side
 
 
 class Step(NamedTuple):
@@ -118,49 +119,92 @@ class Result:
         return RESULT_TEXTS[self.score.winner]
 
 
+# Path ends as codes 0..7 (side * 2 + number) and cells as the engine's grid indices.
+_ENDS: Final = tuple(End(Side(code >> 1), code & 1) for code in range(8))
+_PARTNER: Final = tuple(_ENDS.index(end.partner) for end in _ENDS)
+_OPPOSITE_BIT: Final = tuple(Side(code >> 1).opposite.bit for code in range(8))
+_END_STEP: Final = tuple(STEP[code >> 1] for code in range(8))
+_NEXT: Final = tuple(
+    tuple(_ENDS.index(o.strand_from(end)) if o.is_open(end.side) else -1 for end in _ENDS)
+    if (o := ORIENTATIONS.get(mask))
+    else ()
+    for mask in range(16)
+)
+"""``_NEXT[mask][code]``: the other end of the strand starting at end ``code``."""
+_OPEN_ENDS: Final = tuple(
+    tuple(code for code in range(8) if mask >> (code >> 1) & 1) for mask in range(16)
+)
+_STEPS: dict[int, Step] = {}
+
+
+def _step(index: int, entry: int, exit_: int) -> Step:
+    key = index << 6 | entry << 3 | exit_
+    step = _STEPS.get(key)
+    if step is None:
+        cell = CELL_OF[index]
+        assert cell is not None
+        step = _STEPS[key] = Step(cell, _ENDS[entry], _ENDS[exit_])
+    return step
+
+
 def trace_paths(tiles: Iterable[Tile]) -> tuple[tuple[Knot, ...], tuple[OpenPath, ...]]:
-    """Split every strand of the layout into knots and open paths."""
-    board = {tile.cell: tile for tile in tiles}
-    order = sorted(board)
-    seen: set[tuple[Cell, End]] = set()
+    """Split every strand of a layout of tiles (on a1..i9) into knots and open paths."""
+    masks: dict[int, int] = {}
+    colours: dict[int, Colour] = {}
+    for tile in tiles:
+        if not tile.cell.on_board:
+            raise ValueError(f"tile {tile} is off the board a1..i9")
+        index = cell_index(tile.cell)
+        masks[index] = tile.orientation.mask
+        colours[index] = tile.colour
+    return trace_grid(masks, colours)
 
-    def leads_out(cell: Cell, end: End) -> bool:
-        neighbour = board.get(cell.neighbour(end.side))
-        return neighbour is None or not neighbour.orientation.is_open(end.side.opposite)
 
-    def walk(cell: Cell, entry: End) -> tuple[tuple[Step, ...], bool]:
-        """Follow the path in at ``entry``; answer its steps and whether it closed."""
+def trace_grid(
+    masks: dict[int, int], colours: dict[int, Colour]
+) -> tuple[tuple[Knot, ...], tuple[OpenPath, ...]]:
+    """``trace_paths`` on the engine's grid indices (see ``board``)."""
+    order = sorted(masks)
+    seen: set[int] = set()
+
+    def leads_out(index: int, code: int) -> bool:
+        return not masks.get(index + _END_STEP[code], 0) & _OPPOSITE_BIT[code]
+
+    def walk(index: int, code: int) -> tuple[tuple[Step, ...], bool]:
+        """Follow the path in at end ``code`` of tile ``index``; answer its steps and whether
+        it closed."""
         steps: list[Step] = []
-        start = (cell, entry)
+        start = index << 3 | code
         while True:
-            exit_ = board[cell].orientation.strand_from(entry)
-            steps.append(Step(cell, entry, exit_))
-            seen.add((cell, entry))
-            seen.add((cell, exit_))
-            if leads_out(cell, exit_):
+            exit_ = _NEXT[masks[index]][code]
+            steps.append(_step(index, code, exit_))
+            seen.add(index << 3 | code)
+            seen.add(index << 3 | exit_)
+            if leads_out(index, exit_):
                 return tuple(steps), False
-            cell, entry = cell.neighbour(exit_.side), exit_.partner
-            if (cell, entry) == start:
+            index += _END_STEP[exit_]
+            code = _PARTNER[exit_]
+            if index << 3 | code == start:
                 return tuple(steps), True
 
-    def ends(cell: Cell) -> list[End]:
-        return [End(side, i) for side in board[cell].orientation.open_sides for i in (0, 1)]
-
     open_paths: list[OpenPath] = []
-    for cell in order:
-        for end in ends(cell):
-            if (cell, end) not in seen and leads_out(cell, end):
-                steps, _ = walk(cell, end)
-                last = steps[-1]
-                open_paths.append(OpenPath(steps, (cell, end), (last.cell, last.exit)))
+    for index in order:
+        for code in _OPEN_ENDS[masks[index]]:
+            if index << 3 | code not in seen and leads_out(index, code):
+                steps, _ = walk(index, code)
+                first, last = steps[0], steps[-1]
+                open_paths.append(
+                    OpenPath(steps, (first.cell, first.entry), (last.cell, last.exit))
+                )
     knots: list[Knot] = []
-    for cell in order:
-        for end in ends(cell):
-            if (cell, end) not in seen:
-                steps, closed = walk(cell, end)
+    for index in order:
+        for code in _OPEN_ENDS[masks[index]]:
+            if index << 3 | code not in seen:
+                steps, closed = walk(index, code)
                 assert closed
-                colours = [board[c].colour for c in _distinct_cells(steps)]
-                knots.append(Knot(steps, colours.count(Colour.ORANGE), colours.count(Colour.BLUE)))
+                visited = {cell_index(step.cell) for step in steps}
+                counts = Counter(colours[i] for i in visited)
+                knots.append(Knot(steps, counts[Colour.ORANGE], counts[Colour.BLUE]))
     return tuple(knots), tuple(open_paths)
 
 
@@ -174,4 +218,10 @@ def score_of(knots: Iterable[Knot]) -> Score:
 def result_of(tiles: Iterable[Tile], *, over: bool) -> Result:
     """Score a layout of tiles."""
     knots, open_paths = trace_paths(tiles)
+    return Result(knots, open_paths, score_of(knots), over)
+
+
+def result_of_grid(masks: dict[int, int], colours: dict[int, Colour], *, over: bool) -> Result:
+    """``result_of`` on the engine's grid indices."""
+    knots, open_paths = trace_grid(masks, colours)
     return Result(knots, open_paths, score_of(knots), over)

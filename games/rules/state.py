@@ -37,7 +37,7 @@ from games.rules.board import (
 )
 from games.rules.errors import IllegalMoveError, NotationError, Rule
 from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn, turn_label
-from games.rules.scoring import Result, result_of
+from games.rules.scoring import Result, result_of_grid
 from games.rules.tiles import (
     ORIENTATIONS,
     PLAYERS,
@@ -182,9 +182,11 @@ class GameState:
         point, and a forfeit must be a move that breaks only the window in the
         ``window_forfeit`` variant. The first bad entry raises ``IllegalMoveError`` (or
         ``NotationError``) whose message starts with its label, like "move 7 (Blue) f3 NE: ".
+
+        Any prefix of a history replays: if it stops right after a move that forces a pass,
+        the state records that pass itself (so its ``ply`` is one more than the entries given).
         """
         state = cls.new(variant)
-        count = 0
         for index, entry in enumerate(turns):
             player = PLAYERS[index % 2]
             try:
@@ -196,13 +198,6 @@ class GameState:
             except IllegalMoveError as error:
                 label = turn_label(index, str(turn))
                 raise IllegalMoveError(error.rule, error.reason, label) from None
-            count = index + 1
-        if len(state._history) > count:
-            raise IllegalMoveError(
-                Rule.PASS_MISSING,
-                "the history ends before this automatic pass",
-                turn_label(count, "pass"),
-            )
         return state
 
     def _replay_one(self, index: int, turn: Turn) -> None:
@@ -312,7 +307,14 @@ class GameState:
 
     def result(self) -> Result:
         """The scoring of the current position (final once ``is_over()``)."""
-        return result_of(self.tiles, over=self._to_move < 0)
+        board = self._board
+        colour = self._colour
+        placed = [i for i in range(GRID_CELLS) if board[i]]
+        return result_of_grid(
+            {i: board[i] for i in placed},
+            {i: _COLOURS[colour[i]] for i in placed},
+            over=self._to_move < 0,
+        )
 
     def legal_moves(self, player: Colour | None = None) -> list[Move]:
         """The legal moves of ``player`` (default: the side to move), in canonical order.

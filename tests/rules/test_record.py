@@ -144,6 +144,14 @@ def test_wrong_move_numbers() -> None:
         GameRecord.from_text("1. f5 EW 2. g5 EW\n*")
 
 
+def test_a_record_must_keep_its_automatic_passes() -> None:
+    record = GameRecord(turns=tuple(Move.parse(m) for m in PASS_GAME))
+    with pytest.raises(RecordError) as caught:
+        record.replay()
+    assert caught.value.rule is Rule.PASS_MISSING
+    assert str(caught.value) == "move 5 (Orange) pass: the record ends before this automatic pass"
+
+
 def test_result_must_match_the_board() -> None:
     state = finished_game()
     wrong = "0-1" if state.result().text != "0-1" else "1-0"

@@ -115,10 +115,10 @@ def test_the_game_ends_when_neither_player_can_move() -> None:
 
 
 def test_replay_insists_on_the_recorded_passes() -> None:
-    with pytest.raises(IllegalMoveError) as caught:
-        GameState.replay(PASS_GAME)
-    assert caught.value.rule is Rule.PASS_MISSING
-    assert str(caught.value).startswith("move 5 (Orange) pass: the history ends before")
+    # A history may stop right before an automatic pass; the replay records it.
+    prefix = GameState.replay(PASS_GAME)
+    assert prefix.ply == len(PASS_GAME) + 1
+    assert prefix.history[-1] == Pass(Colour.ORANGE)
     with pytest.raises(IllegalMoveError) as caught:
         GameState.replay([*PASS_GAME, "e6 SW"])
     assert caught.value.rule is Rule.PASS_MISSING
