@@ -16,15 +16,6 @@ from games.rules import (
     Variant,
 )
 
-STANDARD = Variant()
-
-
-def play(*moves: str, variant: Variant = STANDARD) -> GameState:
-    state = GameState.new(variant)
-    for move in moves:
-        state.apply(move)
-    return state
-
 
 def rejected(state: GameState, move: str | Move) -> IllegalMoveError:
     """Apply an illegal move; check it raised and left the state exactly as it was."""
@@ -68,7 +59,7 @@ def test_neutral_cross_is_not_in_the_supply() -> None:
 
 
 def test_own_shape_exhausted() -> None:
-    state = play("d5 E", "f5 W", "e4 N", "e6 NS")  # Orange has played both caps
+    state = GameState.replay(["d5 E", "f5 W", "e4 N", "e6 NS"])  # Orange has played both caps
     assert state.supply(Colour.ORANGE)[Shape.CAP] == 0
     assert state.to_move is Colour.ORANGE
     error = rejected(state, "e7 S")
@@ -86,7 +77,7 @@ def test_open_neighbour_side_against_closed_side() -> None:
 
 def test_closed_neighbour_side_against_open_side() -> None:
     # d5 bends north and east, so d6 is a demand cell; e6 is a cap open only to the south.
-    state = play("d5 NE", "e6 S")
+    state = GameState.replay(["d5 NE", "e6 S"])
     error = rejected(state, "d6 ES")
     assert error.rule is Rule.MISMATCH
     assert "e6's west side is closed but this tile's east side is open" in str(error)
@@ -95,7 +86,7 @@ def test_closed_neighbour_side_against_open_side() -> None:
 
 def test_window_rule() -> None:
     # d..h is five columns; a straight on h5 would open onto i5, a sixth column.
-    state = play("f5 EW", "g5 EW")
+    state = GameState.replay(["f5 EW", "g5 EW"])
     assert (state.extent()[0].file, state.extent()[1].file) == (3, 7)
     error = rejected(state, "h5 EW")
     assert error.rule is Rule.WINDOW
@@ -107,7 +98,7 @@ def test_window_rule() -> None:
 
 
 def test_window_rule_in_both_directions() -> None:
-    state = play("f5 EW", "g5 EW", "e6 NS", "e7 NS")  # columns d..h and rows 4..8
+    state = GameState.replay(["f5 EW", "g5 EW", "e6 NS", "e7 NS"])  # columns d..h and rows 4..8
     assert rejected(state, "h5 EW n").rule is Rule.WINDOW
     error = rejected(state, "e8 NS n")
     assert error.rule is Rule.WINDOW
@@ -118,7 +109,7 @@ def test_window_rule_in_both_directions() -> None:
 
 
 def test_window_forfeit_variant_records_a_forfeit() -> None:
-    state = play("f5 EW", "g5 EW", variant=Variant(window_forfeit=True))
+    state = GameState.replay(["f5 EW", "g5 EW"], Variant(window_forfeit=True))
     supply = state.supply(Colour.ORANGE)
     turns = state.apply("h5 EW")
     assert turns == (Forfeit(Colour.ORANGE, Move.parse("h5 EW")),)
@@ -130,14 +121,14 @@ def test_window_forfeit_variant_records_a_forfeit() -> None:
 
 
 def test_window_forfeit_variant_still_rejects_rules_1_to_3() -> None:
-    state = play("f5 EW", "g5 EW", variant=Variant(window_forfeit=True))
+    state = GameState.replay(["f5 EW", "g5 EW"], Variant(window_forfeit=True))
     assert rejected(state, "h5 N").rule is Rule.MISMATCH
     assert rejected(state, "h6 S").rule is Rule.NOT_DEMAND
     assert rejected(state, "e5 N").rule is Rule.OCCUPIED
 
 
 def test_game_over() -> None:
-    state = play("d5 E", "f5 W", "e4 N", "e6 S")
+    state = GameState.replay(["d5 E", "f5 W", "e4 N", "e6 S"])
     assert state.is_over()
     assert state.to_move is None
     assert state.legal_moves() == []

@@ -19,13 +19,6 @@ from games.rules import (
 ORANGE, BLUE, NEUTRAL = Colour.ORANGE, Colour.BLUE, Colour.NEUTRAL
 
 
-def play(*moves: str) -> GameState:
-    state = GameState.new()
-    for move in moves:
-        state.apply(move)
-    return state
-
-
 def tile(cell: str, sides: str, colour: Colour) -> Tile:
     return Tile(Cell.parse(cell), orientation(sum(Side[s].bit for s in sides)), colour)
 
@@ -44,7 +37,7 @@ def ring(corner: str, colours: tuple[Colour, Colour, Colour, Colour]) -> list[Ti
 
 
 def test_four_caps_around_the_cross_make_one_knot() -> None:
-    state = play("d5 E", "f5 W", "e4 N", "e6 S")
+    state = GameState.replay(["d5 E", "f5 W", "e4 N", "e6 S"])
     assert state.is_over()
     result = state.result()
     assert result.over
@@ -60,7 +53,7 @@ def test_four_caps_around_the_cross_make_one_knot() -> None:
 
 
 def test_neutral_tiles_count_for_nobody() -> None:
-    result = play("d5 E", "f5 W", "e4 N", "e6 S n").result()
+    result = GameState.replay(["d5 E", "f5 W", "e4 N", "e6 S n"]).result()
     assert result.score == Score((2,), (1,))
     assert result.winner is Colour.ORANGE
     assert result.text == "1-0"
@@ -73,7 +66,7 @@ def test_neutral_tiles_count_for_nobody() -> None:
 
 def test_a_tile_visited_twice_counts_once() -> None:
     # The orange straight on d5 carries the knot west to the cap on c5 and back.
-    state = play("d5 EW", "f5 W", "c5 E", "e4 N", "e6 S")
+    state = GameState.replay(["d5 EW", "f5 W", "c5 E", "e4 N", "e6 S"])
     assert state.is_over()
     (knot,) = state.result().knots
     visits = [str(step.cell) for step in knot.steps]

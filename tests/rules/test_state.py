@@ -21,15 +21,6 @@ from games.rules import (
     orientation,
 )
 
-STANDARD = Variant()
-
-
-def play(*moves: str, variant: Variant = STANDARD) -> GameState:
-    state = GameState.new(variant)
-    for move in moves:
-        state.apply(move)
-    return state
-
 
 def test_setup() -> None:
     state = GameState.new()
@@ -62,7 +53,7 @@ def test_start_moves() -> None:
 
 
 def test_turns_alternate_and_tiles_take_the_movers_colour() -> None:
-    state = play("f5 NW", "e6 S n")
+    state = GameState.replay(["f5 NW", "e6 S n"])
     assert state.to_move is Colour.ORANGE
     assert state.tile_at(Cell.parse("f5")) == Tile(Cell.parse("f5"), orientation(9), Colour.ORANGE)
     e6 = state.tile_at(Cell.parse("e6"))
@@ -77,7 +68,7 @@ def test_turns_alternate_and_tiles_take_the_movers_colour() -> None:
 
 
 def test_legal_moves_for_the_other_player() -> None:
-    state = play("d5 E", "f5 W", "e4 N")  # Orange has used both caps
+    state = GameState.replay(["d5 E", "f5 W", "e4 N"])  # Orange has used both caps
     assert Move.parse("e6 S") in state.legal_moves(Colour.BLUE)
     assert Move.parse("e6 S") not in state.legal_moves(Colour.ORANGE)
     assert Move.parse("e6 S n") in state.legal_moves(Colour.ORANGE)
@@ -90,7 +81,7 @@ and keep N closed (rows 2..6 are five already), so only a bend fits, and Orange 
 
 
 def test_a_player_without_moves_passes_automatically() -> None:
-    state = play(*PASS_GAME[:-1])
+    state = GameState.replay(PASS_GAME[:-1])
     assert state.to_move is Colour.BLUE
     turns = state.apply(PASS_GAME[-1])
     assert turns == (Move.parse("f2 N n"), Pass(Colour.ORANGE))
@@ -104,7 +95,7 @@ def test_a_player_without_moves_passes_automatically() -> None:
 
 
 def test_the_game_ends_when_neither_player_can_move() -> None:
-    state = play(*PASS_GAME)
+    state = GameState.replay(PASS_GAME)
     turns = state.apply("e6 SW")
     assert turns == (Move.parse("e6 SW"),)  # no pass is recorded once the game is over
     assert state.is_over()
@@ -127,7 +118,7 @@ def test_replay_insists_on_the_recorded_passes() -> None:
 
 
 def test_replay_rebuilds_the_same_state() -> None:
-    state = play("f5 EW", "g5 EW", "d5 E", "e6 S")
+    state = GameState.replay(["f5 EW", "g5 EW", "d5 E", "e6 S"])
     again = GameState.replay(state.history)
     assert again == state
     assert again.tiles == state.tiles
@@ -185,7 +176,7 @@ def test_replay_after_the_end() -> None:
 
 
 def test_clone_is_independent() -> None:
-    state = play("f5 EW")
+    state = GameState.replay(["f5 EW"])
     copy = state.clone()
     copy.apply("g5 EW")
     assert state.ply == 1
