@@ -71,6 +71,8 @@ _MOVES: Final[tuple[Move | None, ...]] = tuple(
 
 _GENERATED: dict[int, tuple[Move, ...]] = {}
 """Cache: (cell index, must-open/must-close key, shapes available) -> the legal moves there."""
+_GENERATED_LIMIT: Final = 200_000
+"""Bound on the cache, so a long-running server's memory stays flat (about 30 MB at most)."""
 
 
 def _generated(code: int) -> tuple[Move, ...]:
@@ -83,6 +85,8 @@ def _generated(code: int) -> tuple[Move, ...]:
                 move = _MOVES[index * 32 + mask * 2 + flag]
                 assert move is not None
                 moves.append(move)
+    if len(_GENERATED) >= _GENERATED_LIMIT:
+        _GENERATED.clear()
     result = _GENERATED[code] = tuple(moves)
     return result
 
