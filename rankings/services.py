@@ -33,6 +33,7 @@ class RecomputeSummary:
     annulled: int
     players: int
     changed: int
+    history_rows_written: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,7 @@ def _rate_new_result(result: RatedResult) -> None:
     rating2.set_state(after2)
     rating1.save()
     rating2.save()
-    _insert_snapshots(
+    _write_snapshots(
         _snapshot_rows(
             result.id, result.finished_at, GameStep(record, before1, before2, after1, after2)
         )
@@ -223,10 +224,11 @@ def _snapshot_rows(result_id: int, finished_at: datetime, step: GameStep[int]) -
     ]  # fmt: skip
 
 
-def _insert_snapshots(rows: list[tuple]) -> None:
-    """Insert snapshot rows with one executemany.
+def _write_snapshots(rows: list[tuple], *, update: bool = False) -> None:
+    """Insert snapshot rows (or, with `update`, rewrite rows whose id ends the tuple) with
+    one executemany.
 
-    A full recomputation writes two rows per result; going around the ORM's per-value
+    A recomputation writes up to two rows per result; going around the ORM's per-value
     preparation makes that several times faster (see docs/BENCHMARKS.md). The rows come from
     `_snapshot_rows`, whose datetime is already adapted for the backend; the rest are ints
     and floats.
@@ -235,12 +237,63 @@ def _insert_snapshots(rows: list[tuple]) -> None:
         return
     meta = RatingSnapshot._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in SNAPSHOT_FIELDS)
-    placeholders = ", ".join(["%s"] * len(SNAPSHOT_FIELDS))
+    columns = [quote(meta.get_field(name).column) for name in SNAPSHOT_FIELDS]
+    if update:
+        assignments = ", ".join(f"{column} = %s" for column in columns)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    else:
+        placeholders = ", ".join(["%s"] * len(columns))
+        sql = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders})"
     with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})", rows
+        cursor.executemany(sql, rows)
+
+
+def _update_ratings(ratings: list[PlayerRating]) -> None:
+    """Save changed PlayerRating rows with one executemany (bulk_update's CASE expressions
+    cost seconds for a few thousand players)."""
+    if not ratings:
+        return
+    meta = PlayerRating._meta
+    quote = connection.ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    rows = [
+        (
+            *(
+                field.get_db_prep_save(getattr(rating, field.attname), connection)
+                for field in fields
+            ),
+            rating.pk,
         )
+        for rating in ratings
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def _stored_snapshots(*, since: datetime | None) -> dict[tuple[int, int], tuple[int, tuple]]:
+    """Stored snapshot rows (from `since` on) by (result id, player id): (row id, the row as
+    SNAPSHOT_FIELDS in the database's own representation, comparable with `_snapshot_rows`)."""
+    meta = RatingSnapshot._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in ("id", *SNAPSHOT_FIELDS))
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)}"
+    params: list[Any] = []
+    if since is not None:
+        sql += f" WHERE {quote(meta.get_field('finished_at').column)} >= %s"
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    adapt = connection.ops.adapt_datetimefield_value  # SQLite reads back a naive datetime
+    position = SNAPSHOT_FIELDS.index("finished_at") + 1
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {
+            (row[1], row[2]): (
+                row[0],
+                (*row[1:position], adapt(row[position]), *row[position + 1 :]),
+            )
+            for row in cursor.fetchall()
+        }
 
 
 @transaction.atomic
@@ -249,8 +302,9 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
 
     Results are rated in order of finish time, then id, always from the very first, so the
     numbers are those of a replay from scratch. The stored rating history (snapshots) is
-    rewritten from `since` on (everything when None): rows before it are unaffected by a
-    change at `since`. All rating rows are locked first so no incremental update interleaves.
+    compared from `since` on (everything when None; rows before it are unaffected by a change
+    at `since`) and only rows that differ are written. All rating rows are locked first so
+    no incremental update interleaves.
     """
     old = {
         rating.player_id: rating.to_state() for rating in PlayerRating.objects.select_for_update()
@@ -260,28 +314,30 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
         .order_by("finished_at", "id")
         .values_list("id", "player1_id", "player2_id", "score1", "finished_at")
     )
-    stale = RatingSnapshot.objects.all()
-    if since is not None:
-        stale = stale.filter(finished_at__gte=since)
-    stale.delete()  # one DELETE: nothing refers to snapshots
+    stored = _stored_snapshots(since=since)
     states: dict[int, PlayerState] = {}
     records = (_record(p1, p2, score, finished_at) for _, p1, p2, score, finished_at in results)
-    rows: list[tuple] = []
+    new_rows: list[tuple] = []
+    changed_rows: list[tuple] = []  # (*row, stored id)
     for (result_id, _, _, _, finished_at), step in zip(
         results, replay_steps(records, params=rating_params(), states=states), strict=True
     ):
         if since is None or finished_at >= since:
-            rows.extend(_snapshot_rows(result_id, finished_at, step))
-            if len(rows) >= batch_size:
-                _insert_snapshots(rows)
-                rows = []
-    _insert_snapshots(rows)
+            for row in _snapshot_rows(result_id, finished_at, step):
+                stored_id, stored_row = stored.pop((row[0], row[1]), (None, None))
+                if stored_id is None:
+                    new_rows.append(row)
+                elif stored_row != row:
+                    changed_rows.append((*row, stored_id))
+    gone = [stored_id for stored_id, _ in stored.values()]  # annulled results' rows
+    for start in range(0, len(gone), batch_size):
+        RatingSnapshot.objects.filter(pk__in=gone[start : start + batch_size]).delete()
+    for start in range(0, len(changed_rows), batch_size):
+        _write_snapshots(changed_rows[start : start + batch_size], update=True)
+    for start in range(0, len(new_rows), batch_size):
+        _write_snapshots(new_rows[start : start + batch_size])
 
     PlayerRating.objects.exclude(player_id__in=states).delete()
-    fields = [
-        "elo", "games", "elo_peak", "elo_master", "glicko_rating", "glicko_rd",
-        "glicko_volatility", "last_played",
-    ]  # fmt: skip
     to_update = [
         PlayerRating.from_state(player_id=player_id, state=state)
         for player_id, state in states.items()
@@ -292,13 +348,14 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
         for player_id, state in states.items()
         if player_id not in old
     ]
-    PlayerRating.objects.bulk_update(to_update, fields, batch_size=batch_size)
+    _update_ratings(to_update)
     PlayerRating.objects.bulk_create(to_create, batch_size=batch_size)
     return RecomputeSummary(
         results=len(results),
         annulled=RatedResult.objects.filter(annulled=True).count(),
         players=len(states),
         changed=len(to_update) + len(to_create) + len(set(old) - set(states)),
+        history_rows_written=len(new_rows) + len(changed_rows) + len(gone),
     )
 
 

@@ -125,7 +125,9 @@ def test_partial_history_rewrites_match_a_full_recompute(users):
         rating_game_changed(game=game)
     ratings, snapshots = _ratings(), _snapshots()
     assert len(snapshots) == 2 * 35
-    call_command("ratings_recompute", stdout=StringIO())
+    out = StringIO()
+    call_command("ratings_recompute", stdout=out)
+    assert "0 players' ratings and 0 rating history rows changed" in out.getvalue()
     assert _ratings() == ratings
     assert _snapshots() == snapshots
 
@@ -191,7 +193,7 @@ def test_recompute_gives_identical_numbers(users):
     out = StringIO()
     call_command("ratings_recompute", stdout=out)
     assert "Recomputed 150 results (0 annulled left out) for 12 players" in out.getvalue()
-    assert "0 players' ratings changed" in out.getvalue()
+    assert "0 players' ratings and 0 rating history rows changed" in out.getvalue()
     assert _ratings() == ratings
     assert _snapshots() == snapshots
 
@@ -208,3 +210,20 @@ def test_player_for_user_takes_the_name_and_country():
     fay = make_user("fay")
     assert player_for_user(user=fay).name == f"fay ({fay.pk})"
     assert Player.objects.get(pk=imported.pk).user is None
+
+
+def test_recompute_after_a_parameter_change_rewrites_what_changed(users, settings):
+    ann, bob, cy = users["ann"], users["bob"], users["cy"]
+    rating_game_finished(game=finished_game(ann, bob, "1-0", at(2025, 3, 1)))
+    rating_game_finished(game=finished_game(bob, cy, "1-0", at(2025, 3, 2)))
+    settings.RATING_ELO_K_NEW = 32.0
+    out = StringIO()
+    call_command("ratings_recompute", stdout=out)
+    assert "3 players' ratings and 4 rating history rows changed" in out.getvalue()
+    # Both new, ann wins at K 32: 1500 + 32 * 0.5 = 1516
+    assert _ratings()["ann"][0] == 1516.0
+    assert RatingSnapshot.objects.get(player__name="ann").elo_after == 1516.0
+    assert RatingSnapshot.objects.count() == 4
+    out = StringIO()
+    call_command("ratings_recompute", stdout=out)
+    assert "0 players' ratings and 0 rating history rows changed" in out.getvalue()

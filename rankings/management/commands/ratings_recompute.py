@@ -24,6 +24,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Recomputed {summary.results} results ({summary.annulled} annulled left out) "
                 f"for {summary.players} players in {elapsed:.2f} s; "
-                f"{summary.changed} players' ratings changed."
+                f"{summary.changed} players' ratings and "
+                f"{summary.history_rows_written} rating history rows changed."
             )
         )
