@@ -160,7 +160,14 @@ def _play(args: argparse.Namespace) -> str:
         return json.dumps(
             {
                 "record": record.to_dict(),
-                "knots": len(result.knots),
+                "knots": [
+                    {
+                        "cells": [str(c) for c in knot.cells],
+                        "orange": knot.orange,
+                        "blue": knot.blue,
+                    }
+                    for knot in result.knots
+                ],
                 "open_paths": len(result.open_paths),
                 "scores": {"orange": list(result.score.orange), "blue": list(result.score.blue)},
                 "result": result.text,
@@ -171,16 +178,22 @@ def _play(args: argparse.Namespace) -> str:
 
 
 def _summary(state: GameState) -> str:
+    """The final knots and scores as comment lines, so the output still reads as a record."""
     result = state.result()
-    return "\n".join(
-        [
-            f"Knots: {len(result.knots)}",
-            f"Open paths: {len(result.open_paths)}",
-            f"Orange scores: {_listed(result.score.orange)}",
-            f"Blue scores: {_listed(result.score.blue)}",
-            f"Result: {result.text}",
-        ]
-    )
+    knots = [
+        f"Knot {number}: Orange {knot.orange}, Blue {knot.blue}: "
+        + " ".join(str(cell) for cell in knot.cells)
+        for number, knot in enumerate(result.knots, 1)
+    ]
+    lines = [
+        f"Knots: {len(result.knots)}",
+        *knots,
+        f"Open paths: {len(result.open_paths)}",
+        f"Orange scores: {_listed(result.score.orange)}",
+        f"Blue scores: {_listed(result.score.blue)}",
+        f"Result: {result.text}",
+    ]
+    return "\n".join(f"; {line}" for line in lines)
 
 
 def _replay(args: argparse.Namespace) -> str:
@@ -216,7 +229,13 @@ _COMMANDS = {
 def parse_record(text: str) -> GameRecord:
     """A record in either form: JSON when it starts with ``{``, the text form otherwise."""
     if text.lstrip().startswith("{"):
-        return GameRecord.from_json(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"the record is not JSON: {error}") from None
+        if isinstance(data, dict) and isinstance(data.get("record"), dict):
+            data = data["record"]  # the output of `play --json`
+        return GameRecord.from_json(data)
     return GameRecord.from_text(text)
 
 

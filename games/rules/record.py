@@ -27,7 +27,8 @@ Text (``to_text()`` / ``from_text()``), after PGN: one ``[Name "value"]`` header
 
 Turns are written exactly as in the JSON list: a move (``f5 NE``, ``d5 NESW n``), ``pass`` for
 an automatic pass, ``forfeit`` and the move for a turn forfeited under the window rule. In the
-text the move numbers are optional when reading, but must be right when present.
+text the move numbers are optional when reading, but must be right when present, and a ``;``
+starts a comment that runs to the end of its line (``play`` writes the final knots that way).
 
 The result is ``1-0`` (Orange won), ``0-1`` (Blue won), ``1/2-1/2`` (draw) or ``*`` (not
 finished). It must be the board's result (``*`` while the game is still going) unless a
@@ -219,7 +220,8 @@ class GameRecord:
             headers[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         else:
             body_start = len(lines)
-        words = " ".join(lines[body_start:]).split()
+        body = (line.split(";", 1)[0] for line in lines[body_start:])  # ';' starts a comment
+        words = " ".join(body).split()
         result = words.pop() if words and words[-1] in RESULTS else None
         if result is None:
             result = headers.get("Result")

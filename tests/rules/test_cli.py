@@ -106,17 +106,21 @@ def test_play_random_text_is_the_seeded_game() -> None:
     status, out, err = run("play", "--random", "--seed", "11")
     assert (status, err) == (0, "")
     expected = random_playout(GameState.new(), random.Random(11))
-    record_text, _, summary = out.partition("\n\n" + "Knots:")
-    record = GameRecord.from_text(record_text)
+    record = GameRecord.from_text(out)  # the summary lines are ';' comments
     assert record.turns == expected.history
     assert record.replay() == expected
     result = expected.result()
-    assert ("Knots:" + summary).splitlines() == [
-        f"Knots: {len(result.knots)}",
-        f"Open paths: {len(result.open_paths)}",
-        "Orange scores: " + (" ".join(map(str, result.score.orange)) or "-"),
-        "Blue scores: " + (" ".join(map(str, result.score.blue)) or "-"),
-        f"Result: {result.text}",
+    knots = [
+        f"; Knot {n}: Orange {k.orange}, Blue {k.blue}: " + " ".join(map(str, k.cells))
+        for n, k in enumerate(result.knots, 1)
+    ]
+    assert out.split("\n\n")[-1].splitlines() == [
+        f"; Knots: {len(result.knots)}",
+        *knots,
+        f"; Open paths: {len(result.open_paths)}",
+        "; Orange scores: " + (" ".join(map(str, result.score.orange)) or "-"),
+        "; Blue scores: " + (" ".join(map(str, result.score.blue)) or "-"),
+        f"; Result: {result.text}",
     ]
     assert record.headers["Seed"] == "11"
     assert run("play", "--random", "--seed", "11")[1] == out
@@ -130,7 +134,10 @@ def test_play_random_json(tmp_path: Path) -> None:
     expected = random_playout(GameState.new(), random.Random(4))
     result = expected.result()
     assert GameRecord.from_dict(data["record"]).replay() == expected
-    assert data["knots"] == len(result.knots)
+    assert data["knots"] == [
+        {"cells": [str(c) for c in k.cells], "orange": k.orange, "blue": k.blue}
+        for k in result.knots
+    ]
     assert data["open_paths"] == len(result.open_paths)
     assert data["scores"] == {"orange": list(result.score.orange), "blue": list(result.score.blue)}
     assert data["result"] == result.text == data["record"]["result"]
@@ -294,3 +301,28 @@ def test_puzzle_solution_as_json() -> None:
     assert data["knots"] == 1
     layout = Layout.parse("\n".join(" ".join(row) for row in data["rows"]))
     assert check_layout(layout, single_knot=True) == 1
+
+
+def test_the_output_of_play_is_itself_a_record_that_replays(tmp_path) -> None:
+    """`play` appends the final knots as ';' comments, so its text and JSON replay as-is."""
+    text_out, json_out = io.StringIO(), io.StringIO()
+    assert main(["play", "--random", "--seed", "7"], stdout=text_out) == 0
+    assert main(["play", "--random", "--seed", "7", "--json"], stdout=json_out) == 0
+    assert "; Knot 1: Orange 1, Blue 2: c3 d3 d4 c4" in text_out.getvalue()
+    assert json.loads(json_out.getvalue())["knots"] == [
+        {"cells": ["c3", "d3", "d4", "c4"], "orange": 1, "blue": 2}
+    ]
+    for name, output in (("game.txt", text_out), ("game.json", json_out)):
+        path = tmp_path / name
+        path.write_text(output.getvalue())
+        shown = io.StringIO()
+        assert main(["replay", str(path)], stdout=shown) == 0
+        assert "Result (final): 0-1" in shown.getvalue()
+
+
+def test_a_record_that_is_not_valid_json_is_refused_clearly(tmp_path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "celtic-record/1", ')
+    errors = io.StringIO()
+    assert main(["replay", str(path)], stderr=errors) == 1
+    assert "the record is not JSON" in errors.getvalue()
