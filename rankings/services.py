@@ -23,7 +23,7 @@ from rankings.csvimport import SCORES, ImportedResult
 from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
 from rankings.rating.history import GameRecord, GameStep, PlayerState, rate_game, replay_steps
 
-#: The game statuses under which a game's result does not count.
+#: The game status under which a game's result does not count.
 ANNULLED_STATUS = "annulled"
 
 
