@@ -43,6 +43,17 @@ class TimeControlFields(models.Model):
     class Meta:
         abstract = True
 
+    @staticmethod
+    def time_control_columns(tc: TimeControl) -> dict[str, object]:
+        """The column values that store ``tc``."""
+        return {
+            "clock_kind": tc.kind.value,
+            "days_per_move": tc.days_per_move,
+            "bank_days": tc.bank_days,
+            "increment_days": tc.increment_days,
+            "max_days": tc.max_days,
+        }
+
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(

@@ -70,11 +70,7 @@ def challenge_create(
         public=public,
         window_forfeit=window_forfeit,
         message=message,
-        clock_kind=tc.kind.value,
-        days_per_move=tc.days_per_move,
-        bank_days=tc.bank_days,
-        increment_days=tc.increment_days,
-        max_days=tc.max_days,
+        **Challenge.time_control_columns(tc),
     )
     notification_events.on_challenge_received(challenge)
     return challenge
@@ -193,11 +189,7 @@ def game_start(
         rated=rated,
         public=public,
         window_forfeit=window_forfeit,
-        clock_kind=tc.kind.value,
-        days_per_move=tc.days_per_move,
-        bank_days=tc.bank_days,
-        increment_days=tc.increment_days,
-        max_days=tc.max_days,
+        **Game.time_control_columns(tc),
         to_move=Side.ORANGE,
         turn_started_at=now,
         orange_time_left=initial,
