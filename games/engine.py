@@ -24,22 +24,16 @@ def row_to_turn(row: Move) -> Turn:
     return move
 
 
-def turn_to_row_fields(turn: Turn, side: str | None = None) -> dict[str, str]:
-    """The columns of the row that records ``turn`` (``side`` for a played move)."""
+def turn_to_row_fields(turn: Turn, side: str) -> dict[str, str]:
+    """The columns of the row that records ``turn``; ``side`` is who played a move.
+
+    Passes and forfeits carry their player; a played move does not (it is the mover's).
+    """
     if isinstance(turn, Pass):
         return {"side": turn.player.value, "kind": Move.Kind.PASS, "notation": ""}
     if isinstance(turn, Forfeit):
         return {"side": turn.player.value, "kind": Move.Kind.FORFEIT, "notation": str(turn.move)}
-    return {"side": _played_by(turn, side), "kind": Move.Kind.MOVE, "notation": str(turn)}
-
-
-def _played_by(turn: Turn, side: str | None) -> str:
-    player = getattr(turn, "player", None)
-    if player is not None:
-        return str(player.value)
-    if side is None:
-        raise ValueError(f"the side that played {turn} is needed to store it")
-    return side
+    return {"side": side, "kind": Move.Kind.MOVE, "notation": str(turn)}
 
 
 def variant_of(game: Game) -> Variant:

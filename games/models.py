@@ -8,7 +8,7 @@ row can be locked to serialise writes.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -27,6 +27,11 @@ class Result(models.TextChoices):
     ORANGE_WINS = "1-0", "Orange wins"
     BLUE_WINS = "0-1", "Blue wins"
     DRAW = "1/2-1/2", "Draw"
+
+    @classmethod
+    def loss_for(cls, side: str) -> Result:
+        """The result when ``side`` loses (by resignation or on time)."""
+        return cls.BLUE_WINS if side == Side.ORANGE else cls.ORANGE_WINS
 
 
 class TimeControlFields(models.Model):
@@ -210,6 +215,15 @@ class Game(TimeControlFields):
 
     def time_left(self, side: str) -> timedelta | None:
         return self.orange_time_left if side == Side.ORANGE else self.blue_time_left
+
+    def end(self, *, status: str, result: str, termination: str, finished_at: datetime) -> None:
+        """Set the columns of a game that is over (not saved): no one to move, no deadline."""
+        self.status = status
+        self.result = result
+        self.termination = termination
+        self.finished_at = finished_at
+        self.to_move = ""
+        self.deadline = None
 
 
 class Move(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -35,9 +36,13 @@ class TimeControlSerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         try:
-            attrs["time_control"] = TimeControl(kind=ClockKind(attrs["kind"]), **{
-                k: attrs[k] for k in ("days_per_move", "bank_days", "increment_days", "max_days")
-            })
+            attrs["time_control"] = TimeControl(
+                kind=ClockKind(attrs["kind"]),
+                **{
+                    k: attrs[k]
+                    for k in ("days_per_move", "bank_days", "increment_days", "max_days")
+                },
+            )
         except ValueError as exc:
             raise serializers.ValidationError(str(exc)) from None
         return attrs
@@ -60,11 +65,14 @@ class TimeControlOutputSerializer(TimeControlSerializer):
 
 class ChallengeInputSerializer(serializers.Serializer):
     opponent = serializers.CharField(
-        required=False, allow_blank=True, default="",
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="Username of the player challenged; leave empty for an open seek.",
     )
     colour = serializers.ChoiceField(
-        choices=Challenge.ColourChoice.values, default=Challenge.ColourChoice.RANDOM,
+        choices=Challenge.ColourChoice.values,
+        default=Challenge.ColourChoice.RANDOM,
         help_text="The colour you play: orange (moves first), blue, or random.",
     )
     rated = serializers.BooleanField(default=True)
@@ -87,8 +95,19 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Challenge
         fields = [
-            "id", "challenger", "opponent", "colour", "rated", "public", "window_forfeit",
-            "time_control", "message", "status", "created_at", "decided_at", "game_id",
+            "id",
+            "challenger",
+            "opponent",
+            "colour",
+            "rated",
+            "public",
+            "window_forfeit",
+            "time_control",
+            "message",
+            "status",
+            "created_at",
+            "decided_at",
+            "game_id",
         ]
 
     @extend_schema_field(TimeControlOutputSerializer)
@@ -98,7 +117,6 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
     def get_game_id(self, obj: Challenge) -> int | None:
         game = getattr(obj, "game", None)
         return game.pk if game else None
-
 
 
 class GameSummarySerializer(serializers.ModelSerializer):
@@ -115,9 +133,23 @@ class GameSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = [
-            "id", "orange", "blue", "status", "result", "termination", "ply", "to_move",
-            "rated", "public", "window_forfeit", "time_control", "deadline",
-            "orange_seconds_left", "blue_seconds_left", "created_at", "finished_at",
+            "id",
+            "orange",
+            "blue",
+            "status",
+            "result",
+            "termination",
+            "ply",
+            "to_move",
+            "rated",
+            "public",
+            "window_forfeit",
+            "time_control",
+            "deadline",
+            "orange_seconds_left",
+            "blue_seconds_left",
+            "created_at",
+            "finished_at",
         ]
 
     @extend_schema_field(TimeControlOutputSerializer)
@@ -131,12 +163,9 @@ class GameSummarySerializer(serializers.ModelSerializer):
         return _seconds_left(obj, "blue")
 
 
-
 def _seconds_left(game: Game, side: str) -> int | None:
     """Time left for ``side``: counting down while it is their turn, else their stored bank."""
     if game.is_active and game.to_move == side and game.deadline is not None:
-        from django.utils import timezone
-
         return max(0, int((game.deadline - timezone.now()).total_seconds()))
     left = game.time_left(side)
     return None if left is None else int(left.total_seconds())
@@ -203,7 +232,6 @@ class GameDetailSerializer(GameSummarySerializer):
     @extend_schema_field(PositionSerializer)
     def get_position(self, obj: Game) -> dict[str, Any]:
         return self.context["position"]
-
 
 
 class MoveInputSerializer(serializers.Serializer):

@@ -270,15 +270,15 @@ def move_submit(
     game.ply += len(rows)
     _clock_after_move(game, side=side, now=now)
     if state.is_over():
-        _game_finish(game, result=state.result().text, termination=Game.Termination.NORMAL, now=now)
+        game_finish(
+            game=game, result=state.result().text, termination=Game.Termination.NORMAL, now=now
+        )
+        notification_events.on_game_finished(game)
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now)
-    game.save()
-    if game.is_active:
+        game.save()
         notification_events.on_turn(game)
-    else:
-        notification_events.on_game_finished(game)
     return MoveOutcome(game=game, turns=rows)
 
 
@@ -297,16 +297,11 @@ def _clock_start_turn(game: Game, *, now: datetime) -> None:
     game.deadline = None if left is None else now + left
 
 
-def _game_finish(game: Game, *, result: str, termination: str, now: datetime) -> None:
-    """Record the end of ``game`` (not saved) and move the players' ratings if rated."""
-    game.status = Game.Status.FINISHED
-    game.result = result
-    game.termination = termination
-    game.finished_at = now
-    game.to_move = ""
-    game.deadline = None
+def game_finish(*, game: Game, result: str, termination: str, now: datetime) -> None:
+    """Save the end of a locked, active ``game`` and move the players' ratings if rated."""
+    game.end(status=Game.Status.FINISHED, result=result, termination=termination, finished_at=now)
+    game.save()
     if game.rated:
-        game.save()
         from rankings.services import rating_game_finished
 
         rating_game_finished(game=game)
@@ -318,11 +313,12 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
     game = _game_locked(game_id)
     side = _require_player(game, user)
     _require_active(game)
-    result = Result.BLUE_WINS if side == Side.ORANGE else Result.ORANGE_WINS
-    _game_finish(
-        game, result=result, termination=Game.Termination.RESIGNATION, now=now or timezone.now()
+    game_finish(
+        game=game,
+        result=Result.loss_for(side),
+        termination=Game.Termination.RESIGNATION,
+        now=now or timezone.now(),
     )
-    game.save()
     notification_events.on_game_finished(game)
     return game
 
@@ -337,12 +333,12 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
     if game.status == Game.Status.ANNULLED:
         raise errors.GameNotActive(f"Game #{game.pk} is already annulled.", code="already_annulled")
     previous = {"status": game.status, "result": game.result}
-    game.status = Game.Status.ANNULLED
-    game.result = Result.NONE
-    game.termination = Game.Termination.ANNULLED
-    game.to_move = ""
-    game.deadline = None
-    game.finished_at = game.finished_at or timezone.now()
+    game.end(
+        status=Game.Status.ANNULLED,
+        result=Result.NONE,
+        termination=Game.Termination.ANNULLED,
+        finished_at=game.finished_at or timezone.now(),
+    )
     game.save()
     audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
     _ratings_changed(game, previous_status=previous["status"])
@@ -362,12 +358,12 @@ def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> G
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     previous = {"status": game.status, "result": game.result}
-    game.status = Game.Status.FINISHED
-    game.result = result
-    game.termination = Game.Termination.ADJUDICATION
-    game.to_move = ""
-    game.deadline = None
-    game.finished_at = game.finished_at or timezone.now()
+    game.end(
+        status=Game.Status.FINISHED,
+        result=result,
+        termination=Game.Termination.ADJUDICATION,
+        finished_at=game.finished_at or timezone.now(),
+    )
     game.save()
     audit_record(
         actor=actor,

@@ -12,8 +12,8 @@ from datetime import datetime
 from django.conf import settings
 from django.db import transaction
 
-from games.models import Game, Result, Side
-from games.services import _game_finish
+from games.models import Game, Result
+from games.services import game_finish
 
 
 def game_timeouts_decide(*, now: datetime) -> list[int]:
@@ -48,15 +48,19 @@ def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
     if game is None:  # decided, moved, or being handled by someone else meanwhile
         return False
     if game.ply == 0 and getattr(settings, "GAMES_TIMEOUT_ANNUL_UNSTARTED", True):
-        game.status = Game.Status.ANNULLED
-        game.result = Result.NONE
-        game.termination = Game.Termination.ANNULLED
-        game.to_move = ""
-        game.deadline = None
-        game.finished_at = now
+        game.end(
+            status=Game.Status.ANNULLED,
+            result=Result.NONE,
+            termination=Game.Termination.ANNULLED,
+            finished_at=now,
+        )
+        game.save()
     else:
-        result = Result.BLUE_WINS if game.to_move == Side.ORANGE else Result.ORANGE_WINS
-        _game_finish(game, result=result, termination=Game.Termination.TIMEOUT, now=now)
-    game.save()
+        game_finish(
+            game=game,
+            result=Result.loss_for(game.to_move),
+            termination=Game.Termination.TIMEOUT,
+            now=now,
+        )
     on_game_finished(game)
     return True
