@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
 
 from celticsite.celery import app as celery_app
 
@@ -25,6 +28,19 @@ def _tasks_run_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: pytest.FixtureRequest) -> None:
+def _fast_password_hashing(settings: Any) -> None:
     """Password hashing is deliberately slow; tests don't need it to be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_cache() -> Iterator[None]:
+    """The API throttles count requests in the cache; start each test from zero."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()

@@ -31,11 +31,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwrig
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _allow_sync_orm_next_to_playwright(monkeypatch):
     """Playwright's sync API runs an event loop; Django then refuses ORM calls unless told."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts.services import api_token_create
@@ -23,14 +22,6 @@ SHORT_GAME_SEED = 22
 """Random.Random(22) choosing from the sorted legal moves ends the game in 6 plies (0-1)."""
 PASSES_GAME_SEED = 6
 """Random.Random(6) gives a 24-ply game (0-1); Orange passes at plies 16, 18, 20 and 22."""
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttle_cache():
-    """The API throttles count requests in the cache; start each test from zero."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def token_client(user: User, name: str = "tests") -> APIClient:

@@ -15,11 +15,6 @@ from games.models import Challenge, Game, Move
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password="pw-for-tests-1")
 
@@ -127,9 +122,16 @@ def test_create_a_direct_challenge_with_a_fischer_clock(ann, ben) -> None:
     response = logged_in(ann).post(
         reverse("games:challenges"),
         {
-            "opponent": "ben", "colour": "blue", "rated": "on", "public": "on",
-            "clock_kind": "fischer", "days_per_move": 3, "bank_days": 7, "increment_days": 1,
-            "max_days": 14, "message": "Good luck",
+            "opponent": "ben",
+            "colour": "blue",
+            "rated": "on",
+            "public": "on",
+            "clock_kind": "fischer",
+            "days_per_move": 3,
+            "bank_days": 7,
+            "increment_days": 1,
+            "max_days": 14,
+            "message": "Good luck",
         },
         follow=True,
     )
@@ -144,8 +146,14 @@ def test_create_a_direct_challenge_with_a_fischer_clock(ann, ben) -> None:
 
 def test_create_challenge_errors_show_on_the_form(ann) -> None:
     client = logged_in(ann)
-    base = {"colour": "random", "clock_kind": "per_move", "days_per_move": 3, "bank_days": 10,
-            "increment_days": 2, "max_days": 20}
+    base = {
+        "colour": "random",
+        "clock_kind": "per_move",
+        "days_per_move": 3,
+        "bank_days": 10,
+        "increment_days": 2,
+        "max_days": 20,
+    }
     unknown = client.post(reverse("games:challenges"), {**base, "opponent": "ghost"})
     assert unknown.status_code == 400
     assert "There is no active player called 'ghost'." in unknown.context["form"].errors["opponent"]
@@ -220,8 +228,12 @@ def test_off_site_next_is_ignored(ann) -> None:
 
 @pytest.mark.parametrize("viewer", ["guest", "ann", "ben", "cat"])
 def test_game_page_renders_for_everyone_who_may_see_it(viewer, game, ann, ben, cat) -> None:
-    client = {"guest": Client(), "ann": logged_in(ann), "ben": logged_in(ben),
-              "cat": logged_in(cat)}[viewer]
+    client = {
+        "guest": Client(),
+        "ann": logged_in(ann),
+        "ben": logged_in(ben),
+        "cat": logged_in(cat),
+    }[viewer]
     response = client.get(game_url(game))
     assert response.status_code == 200
     html = response.content.decode()
@@ -286,9 +298,7 @@ def test_a_stale_ply_shows_the_conflict(ann, ben, game) -> None:
     move(logged_in(ann), game, "f5 W")
     move(logged_in(ben), game, "d5 E", ply=1)
     response = move(logged_in(ann), game, "e6 S", ply=1)  # a page from before Ben's move
-    assert messages_of(response) == [
-        "The game is at ply 2, not 1: reload it and try again."
-    ]
+    assert messages_of(response) == ["The game is at ply 2, not 1: reload it and try again."]
     assert Move.objects.filter(game=game).count() == 2
 
 

@@ -5,23 +5,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
 from games.models import Game
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttle_cache():
-    """The API throttles count requests in the cache; start each test from zero."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def api_client() -> APIClient:
-    return APIClient()
 
 
 def make_user(username: str) -> User:
