@@ -8,7 +8,11 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 
-from accounts.validators import validate_country, validate_time_zone
+from accounts.validators import validate_country, validate_reminder_hours, validate_time_zone
+
+
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
 
 
 class Profile(models.Model):
@@ -52,6 +56,11 @@ class Profile(models.Model):
     notify_challenge = models.BooleanField("email when someone challenges me", default=True)
     notify_game_end = models.BooleanField("email when a game of mine ends", default=True)
     notify_message = models.BooleanField("email when I get a message", default=True)
+    reminder_hours = models.JSONField(
+        default=default_reminder_hours,
+        validators=[validate_reminder_hours],
+        help_text="Hours before a deadline to send a reminder, e.g. [24, 2]; [] for none.",
+    )
     email_digest = models.BooleanField(
         "one daily digest instead of an email per event",
         default=False,
@@ -107,3 +116,31 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class Vacation(models.Model):
+    """A stretch of time when a player's clocks stop in every game that allows vacations.
+
+    ``ends_at`` is known from the start (the player's days left, or an earlier date they chose),
+    so deadlines can be computed ahead; ending a vacation early moves ``ends_at`` to that moment.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("started_at")),
+                name="vacation_ends_after_start",
+            )
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+
+    def __str__(self) -> str:
+        return f"Vacation of {self.user} from {self.started_at:%Y-%m-%d}"

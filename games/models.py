@@ -44,6 +44,14 @@ class TimeControlFields(models.Model):
     bank_days = models.PositiveSmallIntegerField(default=10)
     increment_days = models.PositiveSmallIntegerField(default=2)
     max_days = models.PositiveSmallIntegerField(default=20)
+    weekends_off = models.BooleanField(
+        default=False,
+        help_text="Clocks stop on Saturday and Sunday in the time zone of the player to move.",
+    )
+    vacation_allowed = models.BooleanField(
+        default=True,
+        help_text="A player's vacation stops their clock in this game (organisers may forbid it).",
+    )
 
     class Meta:
         abstract = True
@@ -277,3 +285,60 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.key} → {self.status_code}"
+
+
+class GameMessage(models.Model):
+    """A message a player wrote in a game. Spectators of a public game may read them."""
+
+    MAX_LENGTH = 2000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_messages"
+    )
+    body = models.TextField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The moderator who hid it.",
+    )
+    hidden_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["game", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"Message #{self.pk} in game #{self.game_id}"
+
+    @property
+    def is_hidden(self) -> bool:
+        return self.hidden_at is not None
+
+
+class MessageReport(models.Model):
+    """A reader's report that a message breaks the rules, for moderators to look at."""
+
+    message = models.ForeignKey(GameMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="message_reports"
+    )
+    reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["message", "reporter"], name="message_report_once_per_reporter"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Report on message #{self.message_id}"

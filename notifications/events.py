@@ -7,6 +7,7 @@ precisely enough that calling a hook twice for the same thing queues one email.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.selectors import profile_get
-from games.models import Challenge, Game, Side
+from games.models import Challenge, Game, GameMessage, Side
 from notifications.models import OutboxEmail
 from notifications.services import notify
 
@@ -132,6 +133,57 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
         context=context,
         dedupe_key=f"{Event.CHALLENGE_ACCEPTED}:{challenge.pk}:{user.pk}",
     )
+
+
+def on_game_message(message: GameMessage) -> None:
+    """A player wrote in a game: their opponent hears of it (hidden messages never go out)."""
+    game = message.game
+    if message.is_hidden:
+        return
+    author_side = game.player_side(message.author)
+    if author_side is None:
+        return
+    user = game.blue if author_side == Side.ORANGE else game.orange
+    context = _game_context(game, user)
+    context.update(sender_name=_name(message.author), message=message.body)
+    notify(
+        user=user,
+        event=Event.GAME_MESSAGE,
+        context=context,
+        dedupe_key=f"{Event.GAME_MESSAGE}:{message.pk}:{user.pk}",
+    )
+
+
+def on_tournament_round_started(
+    *,
+    tournament_name: str,
+    round_number: int,
+    games: Sequence[Game],
+    byes: Sequence[Any] = (),
+) -> None:
+    """A tournament round began: each paired player hears of their game, each bye of the bye.
+
+    ``tournament_name`` and ``round_number`` name the round in the email and its dedupe key,
+    so calling this twice for the same round sends nothing more.
+    """
+    round_key = f"{Event.TOURNAMENT_ROUND}:{tournament_name}:{round_number}"
+    for game in games:
+        for user in (game.orange, game.blue):
+            context = _game_context(game, user)
+            context.update(tournament_name=tournament_name, round_number=round_number)
+            notify(
+                user=user,
+                event=Event.TOURNAMENT_ROUND,
+                context=context,
+                dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+            )
+    for user in byes:
+        notify(
+            user=user,
+            event=Event.TOURNAMENT_ROUND,
+            context={"tournament_name": tournament_name, "round_number": round_number},
+            dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+        )
 
 
 # Remind the player to move when this much of their time is left, or half the time they had

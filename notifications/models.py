@@ -23,6 +23,7 @@ class OutboxEmail(models.Model):
         DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder"
         TOURNAMENT_ROUND = "tournament_round", "Tournament round"
         DAILY_DIGEST = "daily_digest", "Daily digest"
+        EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -37,6 +38,9 @@ class OutboxEmail(models.Model):
     event = models.CharField(max_length=20, choices=Event.choices)
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reply_to = models.CharField(
+        max_length=254, blank=True, help_text="Reply-To address, e.g. for moves by email."
     )
     subject = models.CharField(max_length=200)
     body_text = models.TextField()
@@ -86,3 +90,47 @@ class OutboxEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.to_address} ({self.status})"
+
+
+class InboundEmail(models.Model):
+    """One email received for a move by email, and what was done with it.
+
+    The unique ``message_id`` makes handling idempotent: a message delivered twice (a retrying
+    mail server, an IMAP poll that ran twice) is handled once.
+    """
+
+    class Outcome(models.TextChoices):
+        MOVED = "moved", "Move played"
+        REFUSED = "refused", "Refused (the sender was told why)"
+        MALFORMED = "malformed", "Malformed (dropped)"
+
+    message_id = models.CharField(
+        max_length=255, unique=True, help_text="The Message-ID header, or a hash of the message."
+    )
+    from_address = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=200, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="inbound_emails",
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    ply = models.PositiveIntegerField(null=True, blank=True, help_text="The ply the token was for.")
+    notation = models.CharField(max_length=100, blank=True, help_text="The move as written.")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    reason = models.CharField(
+        max_length=40, blank=True, help_text="Machine-readable reason, e.g. illegal_move."
+    )
+    detail = models.TextField(blank=True, help_text="What the sender was told, or why dropped.")
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        verbose_name = "inbound email"
+
+    def __str__(self) -> str:
+        return f"{self.from_address or '?'}: {self.outcome}"

@@ -75,12 +75,14 @@ def notify(
     event: str,
     context: Mapping[str, Any],
     dedupe_key: str,
+    reply_to: str = "",
 ) -> OutboxEmail | None:
     """Queue ``event``'s email for ``user``; sent after the caller's transaction commits.
 
     Returns the row, or None when nothing is queued: the user turned this kind of email off,
     has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
-    passed to the templates; a ``game`` in it links the email to that game.
+    passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
+    given, becomes the email's Reply-To header.
     """
     if event not in Event.values:
         raise ValueError(f"event {event!r} is not one of {', '.join(Event.values)}")
@@ -112,6 +114,7 @@ def notify(
             row = OutboxEmail.objects.create(
                 recipient=user,
                 to_address=address,
+                reply_to=reply_to,
                 event=event,
                 game=game,
                 subject=subject[:200],
@@ -177,6 +180,7 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
         body=row.body_text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to_address],
+        reply_to=[row.reply_to] if row.reply_to else None,
         headers={"X-Celtic-Event": row.event, "X-Celtic-Outbox-Id": str(row.pk)},
     )
     if row.body_html:
