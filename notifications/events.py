@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from accounts.selectors import profile_get
 from games.models import Challenge, Game, GameMessage, Side
+from games.selectors import game_position
 from notifications.models import OutboxEmail
 from notifications.services import notify
 
@@ -81,17 +82,31 @@ def on_game_started(game: Game) -> None:
 
 
 def on_game_finished(game: Game) -> None:
-    """A game ended (finished or annulled): both players hear the result."""
+    """A game ended (finished or annulled): both players hear the result and the knots."""
+    board = _final_board(game)
     for user in (game.orange, game.blue):
         side = game.player_side(user)
         context = _game_context(game, user)
-        context["outcome"] = _outcome(game, side)
+        context.update(board, outcome=_outcome(game, side))
         notify(
             user=user,
             event=Event.GAME_FINISHED,
             context=context,
             dedupe_key=f"{Event.GAME_FINISHED}:{game.pk}:{game.status}:{user.pk}",
         )
+
+
+def _final_board(game: Game) -> dict[str, Any]:
+    """The closed knots of the final position and each colour's knot scores, best first."""
+    result = game_position(game=game).result()
+    return {
+        "knots": [
+            {"size": len(knot.cells), "orange": knot.orange, "blue": knot.blue}
+            for knot in result.knots
+        ],
+        "orange_scores": ", ".join(map(str, result.score.orange)) or "none",
+        "blue_scores": ", ".join(map(str, result.score.blue)) or "none",
+    }
 
 
 def _outcome(game: Game, side: Side | None) -> str:

@@ -62,3 +62,43 @@ def test_round_emails_follow_the_challenge_switch(alice, bob):
     game = game_services.game_start(orange=alice, blue=bob)
     events.on_tournament_round_started(tournament_name="League", round_number=1, games=[game])
     assert list(OutboxEmail.objects.values_list("recipient__username", flat=True)) == ["alice"]
+
+
+def play_to_the_end(game, seed: int):
+    import random
+
+    from games.selectors import game_position
+
+    rng = random.Random(seed)
+    while game.is_active:
+        move = str(rng.choice(game_position(game=game).legal_moves()))
+        user = game.player(game.to_move)
+        game = game_services.move_submit(
+            game_id=game.pk, user=user, expected_ply=game.ply, notation=move
+        ).game
+    return game
+
+
+def test_the_result_email_lists_the_final_knots_and_scores(alice, bob, game):
+    from games.selectors import game_position
+
+    game = play_to_the_end(game, seed=3)
+    result = game_position(game=game).result()
+    assert game.termination == "normal" and result.knots, "pick a seed whose game closes a knot"
+    body = OutboxEmail.objects.get(recipient=alice, event="game_finished").body_text
+    assert f"Closed knots on the final board: {len(result.knots)}." in body
+    for knot in result.knots:
+        line = f"- a knot of {len(knot.cells)} tiles: Orange {knot.orange}, Blue {knot.blue}"
+        assert line in body
+    orange = ", ".join(map(str, result.score.orange))
+    blue = ", ".join(map(str, result.score.blue))
+    assert f"Knot scores, best first: Orange {orange}; Blue {blue}." in body
+    html = OutboxEmail.objects.get(recipient=bob, event="game_finished").body_html
+    assert f"Orange <strong>{orange}</strong>; Blue <strong>{blue}</strong>" in html
+
+
+def test_a_resignation_before_any_move_mentions_no_knots(alice, bob, game):
+    events.on_game_finished(game_services.game_resign(game_id=game.pk, user=alice))
+    body = OutboxEmail.objects.get(recipient=alice).body_text
+    assert "you lost (0-1, resignation)." in body
+    assert "knot" not in body.lower()
