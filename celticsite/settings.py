@@ -220,6 +220,7 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
         "moves": os.environ.get("API_THROTTLE_MOVES", "120/minute"),
+        "messages": os.environ.get("API_THROTTLE_MESSAGES", "20/hour"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

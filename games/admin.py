@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.text import Truncator
 
 from celticsite.errors import DomainError
 from games import services
-from games.models import Challenge, Game, Move, Result
+from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result
 
 
 class MoveInline(admin.TabularInline):
@@ -32,38 +36,56 @@ class AdjudicateForm(ReasonForm):
     result = forms.ChoiceField(choices=[c for c in Result.choices if c[0]])
 
 
+GAME_NOTE = (
+    "This is written to the audit log with your name and reason, and the players' ratings "
+    "are recomputed where needed."
+)
+MESSAGE_NOTE = (
+    "Readers will see a placeholder instead of each message, and its open reports are "
+    "resolved. This is written to the audit log with your name and reason."
+)
+
+
 def _moderate(
     modeladmin: admin.ModelAdmin,
     request: HttpRequest,
-    queryset: QuerySet[Game],
+    queryset: QuerySet[Any],
     *,
     form_class: type[ReasonForm],
     title: str,
     action: str,
-    apply: object,
+    apply: Callable[..., object],
+    describe: Callable[[Any], str] = str,
+    note: str = GAME_NOTE,
 ) -> HttpResponse | None:
-    """Ask for a reason on an intermediate page, then apply ``apply`` to each game."""
+    """Ask for a reason on an intermediate page, then ``apply`` it to each selected object."""
     form = form_class(request.POST if "confirm" in request.POST else None)
     if "confirm" in request.POST and form.is_valid():
         done = 0
-        for game in queryset:
+        for obj in queryset:
             try:
-                apply(game=game, actor=request.user, **form.cleaned_data)  # type: ignore[operator]
+                apply(obj, actor=request.user, **form.cleaned_data)
                 done += 1
             except DomainError as exc:
-                modeladmin.message_user(request, f"Game #{game.pk}: {exc.detail}", messages.ERROR)
+                modeladmin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)
         if done:
-            modeladmin.message_user(request, f"{title}: {done} game(s) done.", messages.SUCCESS)
+            modeladmin.message_user(request, f"{title}: {done} done.", messages.SUCCESS)
         return None
     context = {
         **modeladmin.admin_site.each_context(request),
         "title": title,
+        "note": note,
         "form": form,
-        "games": queryset,
+        "items": [(obj.pk, describe(obj)) for obj in queryset],
         "action": action,
         "opts": modeladmin.model._meta,
     }
     return TemplateResponse(request, "admin/games/moderate.html", context)
+
+
+def _describe_game(game: Game) -> str:
+    result = f" ({game.result})" if game.result else ""
+    return f"{game} — {game.get_status_display()}{result}"
 
 
 @admin.register(Game)
@@ -96,7 +118,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description="Annul selected games (asks for a reason)")
     def annul(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
-        def apply(*, game: Game, actor: object, reason: str) -> None:
+        def apply(game: Game, *, actor: object, reason: str) -> None:
             services.game_annul(game_id=game.pk, actor=actor, reason=reason)
 
         return _moderate(
@@ -107,11 +129,12 @@ class GameAdmin(admin.ModelAdmin):
             title="Annul games",
             action="annul",
             apply=apply,
+            describe=_describe_game,
         )
 
     @admin.action(description="Adjudicate selected games (asks for result and reason)")
     def adjudicate(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
-        def apply(*, game: Game, actor: object, reason: str, result: str) -> None:
+        def apply(game: Game, *, actor: object, reason: str, result: str) -> None:
             services.game_adjudicate(game_id=game.pk, actor=actor, result=result, reason=reason)
 
         return _moderate(
@@ -122,6 +145,7 @@ class GameAdmin(admin.ModelAdmin):
             title="Adjudicate games",
             action="adjudicate",
             apply=apply,
+            describe=_describe_game,
         )
 
 
@@ -158,3 +182,109 @@ class ChallengeAdmin(admin.ModelAdmin):
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
     raw_id_fields = ["challenger", "opponent"]
+
+
+# --- Messages ---------------------------------------------------------------------------------
+
+
+class MessageReportInline(admin.TabularInline):
+    model = MessageReport
+    extra = 0
+    can_delete = False
+    fields = ["reporter", "reason", "created_at", "resolved_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(GameMessage)
+class GameMessageAdmin(admin.ModelAdmin):
+    """Messages are evidence: read-only here, hidden (never deleted) by the action."""
+
+    list_display = ["id", "game", "author", "excerpt", "created_at", "hidden", "open_reports"]
+    list_filter = [("hidden_at", admin.EmptyFieldListFilter), "created_at"]
+    search_fields = ["=id", "=game__id", "author__username", "body"]
+    date_hierarchy = "created_at"
+    inlines = [MessageReportInline]
+    actions = ["hide"]
+    readonly_fields = [f.name for f in GameMessage._meta.fields]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameMessage]:
+        open_reports = Count("reports", filter=Q(reports__resolved_at__isnull=True))
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("game", "author")
+            .annotate(open_report_count=open_reports, report_count=Count("reports"))
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="message")
+    def excerpt(self, message: GameMessage) -> str:
+        return Truncator(message.body).chars(60)
+
+    @admin.display(description="hidden", boolean=True, ordering="hidden_at")
+    def hidden(self, message: GameMessage) -> bool:
+        return message.is_hidden
+
+    @admin.display(description="open reports (all)", ordering="open_report_count")
+    def open_reports(self, message: GameMessage) -> str:
+        return f"{message.open_report_count} ({message.report_count})"  # type: ignore[attr-defined]
+
+    @admin.action(description="Hide selected messages (asks for a reason)")
+    def hide(self, request: HttpRequest, queryset: QuerySet[GameMessage]) -> HttpResponse | None:
+        def apply(message: GameMessage, *, actor: object, reason: str) -> None:
+            services.message_hide(
+                game_id=message.game_id, message_id=message.pk, moderator=actor, reason=reason
+            )
+
+        return _moderate(
+            self,
+            request,
+            queryset,
+            form_class=ReasonForm,
+            title="Hide messages",
+            action="hide",
+            apply=apply,
+            describe=_describe_message,
+            note=MESSAGE_NOTE,
+        )
+
+
+def _describe_message(message: GameMessage) -> str:
+    return f"{message} by {message.author}: “{Truncator(message.body).chars(80)}”"
+
+
+class ReportStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("open", "Open"), ("resolved", "Resolved")]
+
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[MessageReport]
+    ) -> QuerySet[MessageReport]:
+        if self.value() == "open":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "resolved":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
+
+
+@admin.register(MessageReport)
+class MessageReportAdmin(admin.ModelAdmin):
+    list_display = ["id", "message", "reporter", "reason", "created_at", "resolved_at"]
+    list_filter = [ReportStateFilter]
+    list_select_related = ["message", "reporter"]
+    search_fields = ["=message__id", "reporter__username", "reason"]
+    readonly_fields = [f.name for f in MessageReport._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -384,3 +384,96 @@ def _stored_answer(request: Request, key: str, fingerprint: str) -> Response | N
     response = Response(found.body, status=found.status_code)
     response["Idempotent-Replay"] = "true"
     return response
+
+
+# --- Messages ---------------------------------------------------------------------------------
+
+
+class GameMessageListCreateApi(APIView):
+    """The messages of a game: read them (anyone who may see the game), or write one."""
+
+    pagination_class = Pagination
+    throttle_scope = "messages"
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(ScopedRateThrottle())
+        return throttles
+
+    @extend_schema(
+        summary="List a game's messages, oldest first",
+        description="The players' messages are readable by everyone who may see the game. "
+        "A message hidden by a moderator keeps its place with `hidden: true` and `body: "
+        "null`; moderators also see its body and `hidden_reason`.",
+        responses={200: s.MessageOutputSerializer(many=True), **_errors(404)},
+        tags=["messages"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        messages = selectors.message_list_readable(game_id=game_id, user=request.user)
+        return _paginated(self, request, messages, s.MessageOutputSerializer)
+
+    @extend_schema(
+        summary="Write to your opponent",
+        description="Players only, during or after the game. The body is 1 to 2000 "
+        "characters; your opponent gets an email unless they switched message emails off. "
+        "Limited to 20 messages an hour per user (setting `API_THROTTLE_MESSAGES`).",
+        request=s.MessageInputSerializer,
+        responses={201: s.MessageOutputSerializer, **_errors(400, 401, 403, 404)},
+        tags=["messages"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        selectors.game_get_visible(game_id=game_id, user=request.user)
+        data = _valid(s.MessageInputSerializer, request)
+        message = services.message_post(game_id=game_id, author=request.user, body=data["body"])
+        shown = selectors.message_get_readable(
+            game_id=game_id, message_id=message.pk, user=request.user
+        )
+        return Response(s.MessageOutputSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+
+class GameMessageReportApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Report a message to the moderators",
+        description="Anyone who may read the message, except its author, once per message.",
+        request=s.MessageReportInputSerializer,
+        responses={201: s.MessageReportOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=["messages"],
+    )
+    def post(self, request: Request, game_id: int, message_id: int) -> Response:
+        data = _valid(s.MessageReportInputSerializer, request)
+        report = services.message_report(
+            game_id=game_id, message_id=message_id, reporter=request.user, reason=data["reason"]
+        )
+        return Response(
+            s.MessageReportOutputSerializer(report).data, status=status.HTTP_201_CREATED
+        )
+
+
+class GameMessageHideApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Hide a message (moderators)",
+        description="Staff with the `games.change_gamemessage` permission. The reason goes "
+        "to the audit log; the message's open reports are resolved.",
+        request=s.MessageHideInputSerializer,
+        responses={200: s.MessageOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=["messages"],
+    )
+    def post(self, request: Request, game_id: int, message_id: int) -> Response:
+        data = _valid(s.MessageHideInputSerializer, request)
+        services.message_hide(
+            game_id=game_id, message_id=message_id, moderator=request.user, reason=data["reason"]
+        )
+        shown = selectors.message_get_readable(
+            game_id=game_id, message_id=message_id, user=request.user
+        )
+        return Response(s.MessageOutputSerializer(shown).data)

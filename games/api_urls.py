@@ -37,4 +37,19 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/resign/", api.GameResignApi.as_view(), name="game-resign"),
     path("games/<int:game_id>/record/", api.GameRecordApi.as_view(), name="game-record"),
+    path(
+        "games/<int:game_id>/messages/",
+        api.GameMessageListCreateApi.as_view(),
+        name="game-messages",
+    ),
+    path(
+        "games/<int:game_id>/messages/<int:message_id>/report/",
+        api.GameMessageReportApi.as_view(),
+        name="game-message-report",
+    ),
+    path(
+        "games/<int:game_id>/messages/<int:message_id>/hide/",
+        api.GameMessageHideApi.as_view(),
+        name="game-message-hide",
+    ),
 ]

@@ -46,3 +46,15 @@ class GameNotFound(NotFound):
 
 class ChallengeNotFound(NotFound):
     code = "challenge_not_found"
+
+
+class MessageNotFound(NotFound):
+    code = "message_not_found"
+
+
+class MessageAlreadyHidden(Conflict):
+    code = "message_hidden"
+
+
+class AlreadyReported(Conflict):
+    code = "already_reported"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import F, Q, QuerySet
+from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 
 from games import errors
 from games.engine import game_state, variant_of
-from games.models import Challenge, Game
+from games.models import Challenge, Game, GameMessage
 from games.rules import GameRecord, GameState
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -126,3 +126,55 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
         raise errors.NotFound(
             f"There is no active player called {username!r}.", code="user_not_found"
         ) from None
+
+
+# --- Messages ---------------------------------------------------------------------------------
+
+MESSAGE_MODERATOR_PERMISSION = "games.change_gamemessage"
+
+
+def user_moderates_messages(*, user: AnyUser) -> bool:
+    """Moderators of messages: active staff with the permission to change game messages."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and user.is_staff
+        and user.has_perm(MESSAGE_MODERATOR_PERMISSION)
+    )
+
+
+def message_list_readable(*, game_id: int, user: AnyUser) -> QuerySet[GameMessage]:
+    """The messages of a game ``user`` may see, oldest first (404 if the game is not visible).
+
+    Each message carries ``shown_body`` and ``shown_reason``: a hidden message keeps its
+    place, author and time, but its body and the moderator's reason are None for everyone
+    except moderators.
+    """
+    game = game_get_visible(game_id=game_id, user=user)
+    return _messages_for_viewer(GameMessage.objects.filter(game=game), user=user)
+
+
+def message_get_readable(*, game_id: int, message_id: int, user: AnyUser) -> GameMessage:
+    """One message of a game ``user`` may see (404 otherwise), annotated as in the list."""
+    try:
+        return message_list_readable(game_id=game_id, user=user).get(pk=message_id)
+    except GameMessage.DoesNotExist:
+        raise errors.MessageNotFound(
+            f"There is no message #{message_id} in game #{game_id}."
+        ) from None
+
+
+def _messages_for_viewer(
+    messages: QuerySet[GameMessage], *, user: AnyUser
+) -> QuerySet[GameMessage]:
+    if user_moderates_messages(user=user):
+        shown_body: F | Case = F("body")
+        shown_reason: Case | Value = Case(When(hidden_at__isnull=False, then=F("hidden_reason")))
+    else:
+        shown_body = Case(When(hidden_at__isnull=True, then=F("body")))
+        shown_reason = Value(None, output_field=CharField())
+    return (
+        messages.select_related("author__profile")
+        .annotate(shown_body=shown_body, shown_reason=shown_reason)
+        .order_by("created_at", "pk")
+    )

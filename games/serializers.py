@@ -260,3 +260,56 @@ class LegalMovesSerializer(serializers.Serializer):
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
+
+
+# --- Messages ---------------------------------------------------------------------------------
+
+
+class MessageInputSerializer(serializers.Serializer):
+    body = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The message, 1 to 2000 characters once surrounding blanks are removed.",
+    )
+
+
+class MessageReportInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="What is wrong with the message, 1 to 500 characters.",
+    )
+
+
+class MessageHideInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Why it is hidden, 1 to 300 characters: kept in the audit log.",
+    )
+
+
+class MessageOutputSerializer(serializers.Serializer):
+    """A message as its reader may see it: a hidden one keeps its place but not its body."""
+
+    id = serializers.IntegerField()
+    author = PlayerSerializer()
+    created_at = serializers.DateTimeField()
+    hidden = serializers.BooleanField(source="is_hidden")
+    body = serializers.CharField(
+        source="shown_body",
+        allow_null=True,
+        help_text="None when the message is hidden (moderators still see it).",
+    )
+    hidden_reason = serializers.CharField(
+        source="shown_reason",
+        allow_null=True,
+        help_text="Why a moderator hid it; shown to moderators only, else None.",
+    )
+
+
+class MessageReportOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    message = serializers.IntegerField(source="message_id")
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()

@@ -16,5 +16,16 @@ urlpatterns = [
     path("games/<int:game_id>/move/", views.game_move, name="game_move"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
     path("games/<int:game_id>/record/", views.game_record, name="game_record"),
+    path("games/<int:game_id>/messages/", views.game_message_post, name="game_message_post"),
+    path(
+        "games/<int:game_id>/messages/<int:message_id>/report/",
+        views.game_message_report,
+        name="game_message_report",
+    ),
+    path(
+        "games/<int:game_id>/messages/<int:message_id>/hide/",
+        views.game_message_hide,
+        name="game_message_hide",
+    ),
     path("players/<str:username>/", views.player_games, name="player_games"),
 ]

@@ -16,8 +16,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+from rest_framework.throttling import ScopedRateThrottle
 
-from celticsite.errors import DomainError
+from celticsite.errors import DomainError, NotFound
 from games import selectors, services
 from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
 from games.engine import position_data
@@ -210,6 +211,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, exc.detail)
             status = 400
     context = _game_context(request, game, state=state, current=current)
+    context.update(_messages_context(request, game))
     return render(request, "games/game.html", context, status=status)
 
 
@@ -396,3 +398,89 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """Download the record as text (served by the API, which checks visibility too)."""
     game = _visible_game(request, game_id)
     return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?as=text")
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+
+class _MessageThrottleScope:
+    """Web posts count against the API's ``messages`` throttle: one budget per user."""
+
+    throttle_scope = "messages"
+
+
+def _messages_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The messages panel: what the viewer may read, and whether they may write or report."""
+    user = request.user
+    return {
+        "chat_messages": selectors.message_list_readable(game_id=game.pk, user=user),
+        "can_write_message": game.player_side(user) is not None,
+        "can_report_message": user.is_authenticated,
+        "can_moderate_messages": selectors.user_moderates_messages(user=user),
+    }
+
+
+def _to_messages(game_id: int) -> HttpResponse:
+    return redirect(f"{reverse('games:game', args=[game_id])}#messages")
+
+
+@require_POST
+@login_required
+def game_message_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Write to the opponent; refused (with the reason shown) when too fast, empty or too long."""
+    game = _visible_game(request, game_id)
+    throttle = ScopedRateThrottle()
+    if not throttle.allow_request(request, _MessageThrottleScope()):  # type: ignore[arg-type]
+        minutes = max(1, round((throttle.wait() or 0) / 60))
+        messages.error(
+            request, f"You have written too many messages; try again in {minutes} minute(s)."
+        )
+        return _to_messages(game.pk)
+    try:
+        body = request.POST.get("body", "")
+        services.message_post(game_id=game.pk, author=request.user, body=body)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Your message is sent.")
+    return _to_messages(game.pk)
+
+
+@require_POST
+@login_required
+def game_message_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+    """Report a message to the moderators."""
+    try:
+        services.message_report(
+            game_id=game_id,
+            message_id=message_id,
+            reporter=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Thank you: the moderators will look at this message.")
+    return _to_messages(game_id)
+
+
+@require_POST
+@login_required
+def game_message_hide(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+    """A moderator hides a message from the page itself (the admin can do it too)."""
+    try:
+        services.message_hide(
+            game_id=game_id,
+            message_id=message_id,
+            moderator=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "The message is hidden; the audit log has your reason.")
+    return _to_messages(game_id)
