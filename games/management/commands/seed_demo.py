@@ -50,6 +50,9 @@ class Command(BaseCommand):
 
         in_progress = services.game_start(orange=users["alice"], blue=users["bob"])
         self._play(in_progress, plies=6, rng=rng)
+        services.message_post(
+            game_id=in_progress.pk, author=users["bob"], body="Good luck! Mind the window."
+        )
 
         finished = services.game_start(
             orange=users["carol"],
