@@ -15,6 +15,7 @@ from notifications.events import on_turn
 from notifications.inbound import UnreadableEmail, first_reply_line, inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import reply_token_make
+from notifications.services import digests_send
 from tests.accounts.factories import make_user
 from tests.notifications.conftest import set_profile
 
@@ -360,3 +361,14 @@ def test_another_player_is_unaffected_by_a_token_for_someone_else(alice, bob, ga
     record = receive(email(token=token_for(game, alice), sender="carol@example.org"))
     assert record.reason == "sender_mismatch"
     assert played(other) == [] and played(game) == []
+
+
+def test_a_digest_lists_turns_without_their_reply_tags(alice, game):
+    set_profile(alice, email_digest=True)
+    on_turn(game)
+    [held] = OutboxEmail.objects.filter(event="your_turn")
+    assert held.digest and "[celtic:" in held.subject
+    digests_send()
+    digest = OutboxEmail.objects.get(event="daily_digest")
+    assert f"- Your move against bob (game #{game.pk})\n" in digest.body_text
+    assert "[celtic:" not in digest.body_text and digest.reply_to == ""
