@@ -79,6 +79,16 @@ RULE_TEXTS = {
 }
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a reply carrying our token did not move: a reason code, what the player is told,
+    and for an illegal move the rule it breaks."""
+
+    reason: str
+    detail: str
+    rule: str = ""
+
+
 class UnreadableEmail(ValueError):
     """Input that is not an email at all (e.g. nothing); nothing is recorded."""
 
@@ -233,11 +243,15 @@ def _handle(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
     if refusal is None:
         refusal = _move_play(record, user=user, token=token, now=now)
     if refusal is not None:
-        record.outcome, record.reason, record.detail = Outcome.REFUSED, *refusal[:2]
+        record.outcome, record.reason, record.detail = (
+            Outcome.REFUSED,
+            refusal.reason,
+            refusal.detail,
+        )
     else:
         record.outcome = Outcome.MOVED
     record.save()
-    _answer(record, user=user, rule=refusal[2] if refusal else "")
+    _answer(record, user=user, rule=refusal.rule if refusal else "")
     return record
 
 
@@ -271,30 +285,27 @@ def _token_find(
 
 def _refusal_before_move(
     parsed: ParsedEmail, *, user: Any, problem: ReplyTokenError | None
-) -> tuple[str, str, str] | None:
-    """Why a message with our token must not move: (reason, detail, rule), or None."""
+) -> Refusal | None:
+    """Why a message with our token must not move, or None."""
     if parsed.from_address != user.email.lower():
         sender = parsed.from_address or parsed.from_header or "no sender address"
-        return (
+        return Refusal(
             "sender_mismatch",
             f"It was sent from {sender}, not from your account's address ({user.email}). "
             "Moves by email are taken only from your account's address.",
-            "",
         )
     if problem is not None:
-        return (problem.reason, f"{problem} Reply to the latest email about this game.", "")
+        return Refusal(problem.reason, f"{problem} Reply to the latest email about this game.")
     if not parsed.move_text:
-        return (
-            "no_move",
-            "We found no move in your email: write it as the first line of your reply.",
-            "",
+        return Refusal(
+            "no_move", "We found no move in your email: write it as the first line of your reply."
         )
     return None
 
 
 def _move_play(
     record: InboundEmail, *, user: Any, token: ReplyToken, now: datetime
-) -> tuple[str, str, str] | None:
+) -> Refusal | None:
     """Play the move; a refusal rolls back only move_submit's own savepoint."""
     try:
         outcome = move_submit(
@@ -308,8 +319,8 @@ def _move_play(
         if error.code == "stale_ply":
             current = error.extra.get("current_ply")
             detail = f"Your reply was for ply {token.ply}, but the game is now at ply {current}."
-            return ("stale_ply", detail, "")
-        return (error.code, error.detail, str(error.extra.get("rule", "")))
+            return Refusal("stale_ply", detail)
+        return Refusal(error.code, error.detail, str(error.extra.get("rule", "")))
     record.game = outcome.game
     record.notation = outcome.turns[0].notation
     return None

@@ -25,8 +25,9 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class ReplyTokenError(ValueError):
-    """A token that cannot be used; ``reason`` is token_malformed, token_forged or
-    token_expired. An expired token was signed by us, so its ``token`` is still known."""
+    """A token that cannot be used; ``reason`` is token_malformed, token_forged, token_expired
+    (or no_token, for a message with none). An expired token was signed by us, so its
+    ``token`` is still known."""
 
     def __init__(self, reason: str, message: str, token: ReplyToken | None = None) -> None:
         super().__init__(message)
