@@ -200,6 +200,28 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
 }
 
+# --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------
+# Replies to "your turn" emails go to CELTIC_MOVES_ADDRESS with a signed token as its plus
+# part (moves+<token>@domain); an empty value turns moves by email off.
+CELTIC_MOVES_ADDRESS = os.environ.get(
+    "CELTIC_MOVES_ADDRESS", "moves@" + DEFAULT_FROM_EMAIL.rpartition("@")[2].strip(" >")
+)
+CELTIC_REPLY_TOKEN_DAYS = int(os.environ.get("CELTIC_REPLY_TOKEN_DAYS", "30"))
+# Optional: poll an IMAP mailbox for replies instead of (or as well as) an MTA pipe.
+CELTIC_IMAP_HOST = os.environ.get("CELTIC_IMAP_HOST", "")
+CELTIC_IMAP_SSL = env_bool("CELTIC_IMAP_SSL", True)
+CELTIC_IMAP_PORT = int(os.environ.get("CELTIC_IMAP_PORT", "993" if CELTIC_IMAP_SSL else "143"))
+CELTIC_IMAP_USER = os.environ.get("CELTIC_IMAP_USER", "")
+CELTIC_IMAP_PASSWORD = os.environ.get("CELTIC_IMAP_PASSWORD", "")
+CELTIC_IMAP_FOLDER = os.environ.get("CELTIC_IMAP_FOLDER", "INBOX")
+CELTIC_IMAP_DELETE = env_bool("CELTIC_IMAP_DELETE", False)
+CELTIC_IMAP_POLL_SECONDS = float(os.environ.get("CELTIC_IMAP_POLL_SECONDS", "60"))
+if CELTIC_IMAP_HOST:
+    CELERY_BEAT_SCHEDULE["notifications-poll-inbound-mailbox"] = {
+        "task": "notifications.tasks.poll_inbound_mailbox",
+        "schedule": CELTIC_IMAP_POLL_SECONDS,
+    }
+
 # --- REST framework and OpenAPI -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import OutboxEmail
+from notifications.models import InboundEmail, OutboxEmail
 
 
 @admin.register(OutboxEmail)
@@ -14,4 +14,23 @@ class OutboxEmailAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(InboundEmail)
+class InboundEmailAdmin(admin.ModelAdmin):
+    """Every email received for a move by email and what became of it (read-only)."""
+
+    list_display = ["id", "received_at", "from_address", "outcome", "reason", "game", "ply",
+                    "notation"]
+    list_filter = ["outcome", "reason"]
+    search_fields = ["from_address", "message_id", "user__username", "subject"]
+    raw_id_fields = ["user", "game"]
+    readonly_fields = [field.name for field in InboundEmail._meta.fields]
+    date_hierarchy = "received_at"
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False

@@ -19,6 +19,7 @@ from accounts.selectors import profile_get
 from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_position
 from notifications.models import OutboxEmail
+from notifications.reply_tokens import reply_address, reply_token_make
 from notifications.services import notify
 
 Event = OutboxEmail.Event
@@ -44,12 +45,24 @@ def on_turn(game: Game) -> None:
     if not game.is_active or not game.to_move:
         return
     user = game.player(game.to_move)
+    context = _game_context(game, user)
+    reply_to = move_reply_context(context, game=game, user=user)
     notify(
         user=user,
         event=Event.YOUR_TURN,
-        context=_game_context(game, user),
+        context=context,
         dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
+        reply_to=reply_to,
     )
+
+
+def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
+    """Add a reply token for ``user``'s move now in ``game`` to ``context`` (as
+    ``reply_token``, empty when moves by email are off); returns the Reply-To address."""
+    token = reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+    address = reply_address(token)
+    context["reply_token"] = token if address else ""
+    return address
 
 
 def on_deadline_near(game: Game) -> None:

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from accounts.selectors import profile_get
 from notifications.models import OutboxEmail
+from notifications.reply_tokens import SUBJECT_TAG
 
 logger = logging.getLogger(__name__)
 
@@ -282,7 +283,11 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
         event=Event.DAILY_DIGEST,
         context={
             "items": [
-                {"subject": item.subject, "url": game_url(item.game_id) if item.game_id else ""}
+                {
+                    # A digest has no reply token, so the item's own tag would mislead.
+                    "subject": SUBJECT_TAG.sub("", item.subject).strip(),
+                    "url": game_url(item.game_id) if item.game_id else "",
+                }
                 for item in current
             ],
         },

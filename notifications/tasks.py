@@ -40,3 +40,11 @@ def send_deadline_reminders() -> int:
     from notifications.events import deadline_reminders_queue
 
     return len(deadline_reminders_queue(now=timezone.now()))
+
+
+@shared_task
+def poll_inbound_mailbox() -> int:
+    """Beat, when CELTIC_IMAP_HOST is set: handle unseen moves by email. Returns how many."""
+    from notifications.mailbox import inbound_mailbox_poll
+
+    return len(inbound_mailbox_poll())

@@ -26,9 +26,13 @@ from games import services as game_services
 from games.engine import game_state
 from games.models import Game
 from games.tasks import decide_timeouts
+from notifications import mailbox
 from notifications.models import OutboxEmail
+from notifications.reply_tokens import reply_token_make
 from notifications.services import notify
-from notifications.tasks import send_outbox_email
+from notifications.tasks import poll_inbound_mailbox, send_outbox_email
+from tests.notifications.test_inbound import email
+from tests.notifications.test_inbound_delivery import FakeImap
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -139,3 +143,28 @@ def test_worker_decides_a_timeout_and_mails_both_players(worker, django_user_mod
         ("alice@example.org", f"Game #{game.pk} against bob: you won"),
         ("bob@example.org", f"Game #{game.pk} against alice: you lost"),
     ]
+
+
+def test_worker_polls_a_move_by_email_and_sends_the_answers(
+    worker, django_user_model, settings, monkeypatch
+):
+    settings.CELTIC_IMAP_HOST, settings.CELTIC_IMAP_DELETE = "imap.celtic.example", False
+    settings.CELTIC_MOVES_ADDRESS = "moves@celtic.example"
+    alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
+    bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
+    game = game_services.game_start(orange=alice, blue=bob)
+    token = reply_token_make(game_id=game.pk, ply=0, user_id=alice.pk)
+    fake = FakeImap([email(token=token, body="d5 ESW")])
+    monkeypatch.setattr(mailbox, "imap_connect", lambda: fake)
+
+    poll_inbound_mailbox.delay()
+
+    def sent() -> list[tuple[str, str]]:
+        return sorted((m.to[0], m.subject.partition(" [")[0]) for m in mail.outbox)
+
+    wait_for(lambda: len(sent()) == 2, "the answer and bob's turn")
+    assert sent() == [
+        ("alice@example.org", f"Played d5 ESW in game #{game.pk} against bob"),
+        ("bob@example.org", f"Your move against alice (game #{game.pk})"),
+    ]
+    assert fake.flags[b"11"] == {"\\Seen"}

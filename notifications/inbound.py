@@ -1,0 +1,380 @@
+"""Moves by email: read a reply to a "your turn" email, play its move, answer the player.
+
+A reply moves only when it carries a valid reply token (see ``reply_tokens``) AND comes from
+the address of the account the token was made for: a forged sender alone, or a token sent by
+someone else, never moves. Every message is recorded as an ``InboundEmail`` (one per
+Message-ID, so a message delivered twice is handled once). Players are answered only at their
+account's address, and only when the token was ours: a message with no token or a forged one
+is recorded and dropped, so nothing bounces back to a forged sender.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from email import policy
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.utils import getaddresses
+from html import unescape
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.html import strip_tags
+
+from accounts.selectors import profile_get
+from celticsite.errors import DomainError
+from games.errors import HOW_TO_WRITE_A_MOVE
+from games.models import Game, Side
+from games.rules.render import describe_result, render_state
+from games.selectors import game_position
+from games.services import move_submit
+from notifications.models import InboundEmail, OutboxEmail
+from notifications.reply_tokens import (
+    SUBJECT_TAG,
+    ReplyToken,
+    ReplyTokenError,
+    reply_address,
+    reply_token_make,
+    reply_token_parse,
+    tokens_in_address,
+)
+from notifications.services import notify
+
+Outcome = InboundEmail.Outcome
+
+# Headers that may name the address the reply was sent to, most reliable first.
+RECIPIENT_HEADERS = ("delivered-to", "x-original-to", "envelope-to", "to", "cc")
+_REPLY_PREFIX = re.compile(r"^\s*(re|fwd?|aw|wg|sv|tr)\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
+_QUOTE_HEADER = re.compile(r"^(-{2,}\s*original message\s*-{2,}|from:\s.*|sent:\s.*)$", re.I)
+
+# What each refusal is called in the answer's subject.
+REFUSAL_TITLES = {
+    "invalid_notation": "the move could not be read",
+    "illegal_move": "illegal move",
+    "stale_ply": "the game has moved on",
+    "not_your_turn": "not your turn",
+    "game_not_active": "the game is over",
+    "time_expired": "your time ran out",
+    "not_a_player": "not your game",
+    "game_not_found": "no such game",
+    "token_expired": "the reply token expired",
+    "sender_mismatch": "sent from another address",
+    "no_move": "no move found",
+}
+# The rules of Celtic! an illegal move can break (games.rules.errors.Rule), in words.
+RULE_TEXTS = {
+    "game-over": "The game has ended: neither player has a legal move.",
+    "off-board": "The cell must be on the 9x9 grid, a1 to i9.",
+    "not-in-supply": "Rule 1: you can only play a shape left in your (or the neutral) supply.",
+    "occupied": "A tile can only go on an empty cell.",
+    "not-demand": "Rule 2: a tile must go next to an open side of the design.",
+    "mismatch": "Rule 3: touching sides must match, open to open and closed to closed.",
+    "window": "Rule 4: the tiles and the cells they point at must fit a 5x5 window.",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a reply carrying our token did not move: a reason code, what the player is told,
+    and for an illegal move the rule it breaks."""
+
+    reason: str
+    detail: str
+    rule: str = ""
+
+
+class UnreadableEmail(ValueError):
+    """Input that is not an email at all (e.g. nothing); nothing is recorded."""
+
+
+@dataclass(frozen=True)
+class ParsedEmail:
+    """What handling a reply needs from the raw message."""
+
+    message_id: str
+    has_headers: bool
+    from_address: str  # the one From address, lowercased; empty if none or several
+    from_header: str
+    subject: str
+    tokens: list[str]  # token candidates: recipient plus parts first, then subject tags
+    move_text: str  # the first usable body line, else the subject without prefixes and tag
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+
+def email_parse(raw: bytes) -> ParsedEmail:
+    """Read the parts of ``raw`` (an RFC 822 message) that handling a reply needs."""
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    message_id = " ".join(_raw_header(message, "message-id")[:1]).strip()[:255]
+    if not message_id:
+        message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
+    from_header = " ".join(_raw_header(message, "from"))
+    senders = [addr for _, addr in getaddresses([from_header]) if "@" in addr]
+    subject = _decoded_subject(message)
+    tokens = [
+        token
+        for name in RECIPIENT_HEADERS
+        for _, addr in getaddresses(_raw_header(message, name))
+        for token in tokens_in_address(addr)
+    ] + [match.lower() for match in SUBJECT_TAG.findall(subject)]
+    return ParsedEmail(
+        message_id=message_id,
+        has_headers=bool(message.keys()),
+        from_address=senders[0].lower() if len(senders) == 1 else "",
+        from_header=from_header.strip(),
+        subject=subject,
+        tokens=list(dict.fromkeys(tokens)),
+        move_text=first_reply_line(_body_text(message)) or subject_move(subject),
+    )
+
+
+def _raw_header(message: Message, name: str) -> list[str]:
+    """The header's values as received: no parsing that could fail on a malformed header."""
+    return [str(value) for key, value in message.raw_items() if key.lower() == name]
+
+
+def _decoded_subject(message: Message) -> str:
+    raw = " ".join(_raw_header(message, "subject"))
+    try:
+        subject = str(make_header(decode_header(raw)))
+    except (ValueError, LookupError, UnicodeError):
+        subject = raw
+    return " ".join(subject.split())
+
+
+def _body_text(message: EmailMessage) -> str:
+    """The text/plain body, else the HTML body as text (quoted blocks removed)."""
+    part = message.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeError, KeyError):
+        payload = part.get_payload(decode=True)
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
+    if not isinstance(content, str):
+        return ""
+    return html_to_text(content) if part.get_content_subtype() == "html" else content
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of an HTML body, one line per block, without quoted (blockquote) text."""
+    html = re.sub(r"(?is)<(head|style|script|blockquote)\b.*?</\1\s*>", "\n", html)
+    html = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", html)
+    return unescape(strip_tags(html))
+
+
+def first_reply_line(text: str) -> str:
+    """The first non-empty line the sender wrote: not quoted (``>``), before the signature
+    (``-- ``) and before the quoted email's header ("On … wrote:", "-----Original Message")."""
+    lines = [line.strip() for line in text.splitlines()]
+    for index, line in enumerate(lines):
+        if line == "--" or _QUOTE_HEADER.match(line):
+            return ""
+        if line.lower().startswith("on ") and any(
+            following.lower().endswith("wrote:") for following in lines[index : index + 3]
+        ):
+            return ""
+        if line and not line.startswith(">"):
+            return line
+    return ""
+
+
+def subject_move(subject: str) -> str:
+    """The subject without its reply token tag and Re:/Fwd:/AW: prefixes."""
+    subject = SUBJECT_TAG.sub("", subject).strip()
+    while (stripped := _REPLY_PREFIX.sub("", subject, count=1)) != subject:
+        subject = stripped
+    return subject.strip()
+
+
+# --- handling -----------------------------------------------------------------------------------
+
+
+def inbound_email_receive(*, raw: bytes, now: datetime | None = None) -> InboundEmail:
+    """Handle one received message: play its move or refuse it, record it, answer it.
+
+    A message whose Message-ID was handled before returns that first record and does
+    nothing else. Raises UnreadableEmail for empty input.
+    """
+    if not raw.strip():
+        raise UnreadableEmail("The message is empty: expected an RFC 822 email on input.")
+    parsed = email_parse(raw)
+    try:
+        with transaction.atomic():
+            earlier = InboundEmail.objects.filter(message_id=parsed.message_id).first()
+            if earlier is not None:
+                return earlier
+            return _handle(parsed, now=now or timezone.now())
+    except IntegrityError:
+        # The same message was being handled at the same time; that delivery won.
+        earlier = InboundEmail.objects.filter(message_id=parsed.message_id).first()
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _handle(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
+    record = InboundEmail(
+        message_id=parsed.message_id,
+        from_address=(parsed.from_address or parsed.from_header)[:254],
+        subject=parsed.subject[:200],
+        notation=parsed.move_text[:100],
+    )
+    if not parsed.has_headers:
+        return _drop(record, "unparseable", "The input has no email headers.")
+    token, problem = _token_find(parsed.tokens, now=now)
+    if token is None:
+        assert problem is not None
+        return _drop(record, problem.reason, str(problem))
+    user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
+    if user is None:
+        return _drop(record, "unknown_user", "The token's user is gone or suspended.")
+    record.user, record.ply = user, token.ply
+    record.game = Game.objects.filter(pk=token.game_id).first()
+    refusal = _refusal_before_move(parsed, user=user, problem=problem)
+    if refusal is None:
+        refusal = _move_play(record, user=user, token=token, now=now)
+    if refusal is not None:
+        record.outcome, record.reason, record.detail = (
+            Outcome.REFUSED,
+            refusal.reason,
+            refusal.detail,
+        )
+    else:
+        record.outcome = Outcome.MOVED
+    record.save()
+    _answer(record, user=user, rule=refusal.rule if refusal else "")
+    return record
+
+
+def _drop(record: InboundEmail, reason: str, detail: str) -> InboundEmail:
+    """Record a message that cannot be tied to a player; no one is answered."""
+    record.outcome, record.reason, record.detail = Outcome.MALFORMED, reason, detail
+    record.save()
+    return record
+
+
+def _token_find(
+    candidates: list[str], *, now: datetime
+) -> tuple[ReplyToken | None, ReplyTokenError | None]:
+    """The first valid token; else the first signed-but-expired one (with its problem), else
+    (None, the first candidate's problem). Our own expired token still names the player."""
+    problems: list[ReplyTokenError] = []
+    for candidate in candidates:
+        try:
+            return reply_token_parse(candidate, now=now), None
+        except ReplyTokenError as problem:
+            problems.append(problem)
+    for problem in problems:
+        if problem.token is not None:
+            return problem.token, problem
+    if problems:
+        return None, problems[0]
+    return None, ReplyTokenError(
+        "no_token", "No reply token in the recipient addresses or in the subject."
+    )
+
+
+def _refusal_before_move(
+    parsed: ParsedEmail, *, user: Any, problem: ReplyTokenError | None
+) -> Refusal | None:
+    """Why a message with our token must not move, or None."""
+    if parsed.from_address != user.email.lower():
+        sender = parsed.from_address or parsed.from_header or "no sender address"
+        return Refusal(
+            "sender_mismatch",
+            f"It was sent from {sender}, not from your account's address ({user.email}). "
+            "Moves by email are taken only from your account's address.",
+        )
+    if problem is not None:
+        return Refusal(problem.reason, f"{problem} Reply to the latest email about this game.")
+    if not parsed.move_text:
+        return Refusal(
+            "no_move", "We found no move in your email: write it as the first line of your reply."
+        )
+    return None
+
+
+def _move_play(
+    record: InboundEmail, *, user: Any, token: ReplyToken, now: datetime
+) -> Refusal | None:
+    """Play the move; a refusal rolls back only move_submit's own savepoint."""
+    try:
+        outcome = move_submit(
+            game_id=token.game_id,
+            user=user,
+            expected_ply=token.ply,
+            notation=record.notation,
+            now=now,
+        )
+    except DomainError as error:
+        if error.code == "stale_ply":
+            current = error.extra.get("current_ply")
+            detail = f"Your reply was for ply {token.ply}, but the game is now at ply {current}."
+            return Refusal("stale_ply", detail)
+        return Refusal(error.code, error.detail, str(error.extra.get("rule", "")))
+    record.game = outcome.game
+    record.notation = outcome.turns[0].notation
+    return None
+
+
+# --- answering ----------------------------------------------------------------------------------
+
+
+def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None:
+    """Tell the player (at their account's address) what became of their email."""
+    game = record.game
+    context: dict[str, Any] = {
+        "inbound": record,
+        "moved": record.outcome == Outcome.MOVED,
+        "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
+        "rule": rule,
+        "rule_text": RULE_TEXTS.get(rule, ""),
+        "how_to_write_a_move": HOW_TO_WRITE_A_MOVE,
+        "reply_token": "",
+    }
+    reply_to = ""
+    if game is not None and game.player_side(user) is not None:
+        game.refresh_from_db()
+        context.update(_position_context(game, user=user))
+        if game.is_active and game.to_move == game.player_side(user):
+            token = reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+            reply_to = reply_address(token)
+            context["reply_token"] = token if reply_to else ""
+    return notify(
+        user=user,
+        event=OutboxEmail.Event.EMAIL_MOVE_REPLY,
+        context=context,
+        dedupe_key=f"{OutboxEmail.Event.EMAIL_MOVE_REPLY}:{record.pk}",
+        reply_to=reply_to,
+    )
+
+
+def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
+    """The game, the opponent, the drawn position and whose turn it is (or the result)."""
+    side = game.player_side(user)
+    opponent = game.blue if side == Side.ORANGE else game.orange
+    opponent_name = profile_get(user=opponent).name
+    state = game_position(game=game)
+    if not game.is_active:
+        board_over = state.is_over() and game.termination == Game.Termination.NORMAL
+        result = describe_result(state.result()) if board_over else game.result or "no result"
+        turn = f"The game is over ({game.get_status_display().lower()}): {result}."
+    elif game.to_move == side:
+        turn = "It is your move."
+    else:
+        turn = f"It is {opponent_name}'s move; we will email you when it is yours."
+    return {
+        "game": game,
+        "opponent_name": opponent_name,
+        "position": render_state(state),
+        "turn_line": turn,
+    }

@@ -1,0 +1,221 @@
+"""How inbound mail arrives: the receive_email command (a mail server's pipe) and IMAP polling."""
+
+from __future__ import annotations
+
+import io
+import re
+import runpy
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import OperationalError
+
+from games.models import Move
+from notifications import mailbox
+from notifications.models import InboundEmail
+from notifications.tasks import poll_inbound_mailbox
+from tests.notifications.test_inbound import email, token_for
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "celticsite" / "settings.py"
+
+
+@pytest.fixture(autouse=True)
+def _moves_address(settings):
+    settings.CELTIC_MOVES_ADDRESS = "moves@celtic.example"
+
+
+def run_command(raw: bytes) -> str:
+    out = io.StringIO()
+    call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
+    return out.getvalue()
+
+
+# --- the receive_email command ------------------------------------------------------------------
+
+
+def test_the_command_plays_a_move_from_stdin(alice, game):
+    raw = email(token=token_for(game, alice), message_id="<m1@mail.example.org>")
+    output = run_command(raw)
+    assert output == (
+        f"moved: game #{game.pk} ply 0 'd5 ESW' from alice@example.org, <m1@mail.example.org>\n"
+    )
+    assert Move.objects.filter(game=game).count() == 1
+    assert run_command(raw) == output  # a second delivery: the same record, nothing more
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_the_command_reports_a_refusal_and_succeeds(alice, game):
+    output = run_command(email(token=token_for(game, alice), body="f5 N"))
+    assert output.startswith(f"refused (illegal_move): game #{game.pk} ply 0 'f5 N' from alice@")
+
+
+def test_the_command_reports_a_dropped_message_and_succeeds(alice, game):
+    output = run_command(email(token=None))
+    assert output.startswith("malformed (no_token) from alice@example.org, <reply-")
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"", "The message is empty"),
+        (b"\x00\xff\xfe garbage\n", "malformed (unparseable) from unknown sender, sha256:"),
+    ],
+)
+def test_the_command_exits_65_on_input_that_is_not_an_email(raw, message):
+    with pytest.raises(CommandError, match=re.escape(message)) as caught:
+        run_command(raw)
+    assert caught.value.returncode == 65
+
+
+def test_the_command_exits_75_when_the_database_fails(monkeypatch, alice, game):
+    def fail(**kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(
+        "notifications.management.commands.receive_email.inbound_email_receive", fail
+    )
+    with pytest.raises(CommandError, match="try again later: database is locked") as caught:
+        run_command(email(token=token_for(game, alice)))
+    assert caught.value.returncode == 75
+
+
+# --- IMAP polling -------------------------------------------------------------------------------
+
+
+class FakeImap:
+    """The few IMAP4 calls the poller makes, over messages held in memory."""
+
+    def __init__(self, messages: list[bytes]) -> None:
+        self.messages = {str(uid).encode(): raw for uid, raw in enumerate(messages, start=11)}
+        self.flags: dict[bytes, set[str]] = {uid: set() for uid in self.messages}
+        self.logged_out = False
+
+    def uid(self, command: str, *args: object) -> tuple[str, list[object]]:
+        if command == "SEARCH":
+            assert args == (None, "UNSEEN")
+            unseen = [uid for uid, flags in self.flags.items() if "\\Seen" not in flags]
+            return "OK", [b" ".join(unseen)]
+        if command == "FETCH":
+            uid = args[0]
+            assert args[1] == "(BODY.PEEK[])"
+            return "OK", [(b"1 (UID " + uid + b" BODY[] {1})", self.messages[uid]), b")"]
+        if command == "STORE":
+            uid, action, flags = args
+            assert action == "+FLAGS"
+            self.flags[uid].update(str(flags).strip("()").split())
+            return "OK", [b""]
+        raise AssertionError(f"unexpected IMAP command {command}")
+
+    def expunge(self) -> None:
+        for uid in [uid for uid, flags in self.flags.items() if "\\Deleted" in flags]:
+            del self.messages[uid], self.flags[uid]
+
+    def logout(self) -> None:
+        self.logged_out = True
+
+
+@pytest.fixture
+def imap(settings, monkeypatch, alice, bob, game):
+    settings.CELTIC_IMAP_HOST = "imap.celtic.example"
+    settings.CELTIC_IMAP_DELETE = False
+    fake = FakeImap(
+        [
+            email(token=token_for(game, alice), message_id="<good@mail.example.org>"),
+            email(token=None, sender="mallory@evil.example"),
+            b"\n\n",
+        ]
+    )
+    monkeypatch.setattr(mailbox, "imap_connect", lambda: fake)
+    return fake
+
+
+def test_polling_handles_unseen_messages_and_flags_them_seen(imap, game):
+    assert poll_inbound_mailbox() == 2  # the empty message is skipped
+    assert sorted(InboundEmail.objects.values_list("outcome", "reason")) == [
+        ("malformed", "no_token"),
+        ("moved", ""),
+    ]
+    assert all("\\Seen" in flags for flags in imap.flags.values())
+    assert imap.logged_out
+    assert poll_inbound_mailbox() == 0  # nothing unseen left
+
+
+def test_a_poll_that_died_before_flagging_handles_nothing_twice(imap, game):
+    poll_inbound_mailbox()
+    for flags in imap.flags.values():
+        flags.clear()
+    assert poll_inbound_mailbox() == 2
+    assert InboundEmail.objects.count() == 2
+    assert list(Move.objects.filter(game=game).values_list("notation", flat=True)) == ["d5 ESW"]
+
+
+def test_polling_can_delete_what_it_handled(imap, settings):
+    settings.CELTIC_IMAP_DELETE = True
+    assert poll_inbound_mailbox() == 2
+    assert imap.messages == {}
+
+
+def test_a_database_failure_leaves_the_message_unseen(imap, monkeypatch):
+    def fail(**kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(mailbox, "inbound_email_receive", fail)
+    assert poll_inbound_mailbox() == 0
+    assert all(flags == set() for flags in imap.flags.values())  # the next poll tries again
+    assert imap.logged_out
+
+
+def test_polling_does_nothing_without_a_host(settings, monkeypatch):
+    settings.CELTIC_IMAP_HOST = ""
+    monkeypatch.setattr(mailbox, "imap_connect", lambda: pytest.fail("connected"))
+    assert poll_inbound_mailbox() == 0
+
+
+def test_the_beat_polls_the_mailbox_only_when_a_host_is_set(monkeypatch):
+    monkeypatch.delenv("CELTIC_IMAP_HOST", raising=False)
+    schedule = runpy.run_path(str(SETTINGS_FILE))["CELERY_BEAT_SCHEDULE"]
+    assert "notifications-poll-inbound-mailbox" not in schedule
+    monkeypatch.setenv("CELTIC_IMAP_HOST", "imap.celtic.example")
+    monkeypatch.setenv("CELTIC_IMAP_POLL_SECONDS", "120")
+    schedule = runpy.run_path(str(SETTINGS_FILE))["CELERY_BEAT_SCHEDULE"]
+    assert schedule["notifications-poll-inbound-mailbox"] == {
+        "task": "notifications.tasks.poll_inbound_mailbox",
+        "schedule": 120.0,
+    }
+
+
+class RecordingImap:
+    """Stands in for imaplib.IMAP4_SSL: records what the poller asks of the server."""
+
+    calls: list[tuple[object, ...]] = []
+    select_status = "OK"
+
+    def __init__(self, host: str, port: int) -> None:
+        self.calls.append(("connect", host, port))
+
+    def login(self, user: str, password: str) -> None:
+        self.calls.append(("login", user, password))
+
+    def select(self, folder: str) -> tuple[str, list[bytes]]:
+        self.calls.append(("select", folder))
+        return self.select_status, [b"no such folder"]
+
+
+def test_imap_connect_logs_in_and_selects_the_folder(settings, monkeypatch):
+    settings.CELTIC_IMAP_HOST, settings.CELTIC_IMAP_PORT = "imap.celtic.example", 993
+    settings.CELTIC_IMAP_SSL, settings.CELTIC_IMAP_FOLDER = True, "Moves"
+    settings.CELTIC_IMAP_USER, settings.CELTIC_IMAP_PASSWORD = "moves", "secret"
+    monkeypatch.setattr(mailbox.imaplib, "IMAP4_SSL", RecordingImap)
+    monkeypatch.setattr(RecordingImap, "calls", [])
+    assert isinstance(mailbox.imap_connect(), RecordingImap)
+    assert RecordingImap.calls == [
+        ("connect", "imap.celtic.example", 993),
+        ("login", "moves", "secret"),
+        ("select", "Moves"),
+    ]
+    monkeypatch.setattr(RecordingImap, "select_status", "NO")
+    with pytest.raises(mailbox.imaplib.IMAP4.error, match="IMAP SELECT failed: NO"):
+        mailbox.imap_connect()
