@@ -31,6 +31,7 @@ from accounts.selectors import profile_get
 from celticsite.errors import DomainError
 from games.errors import HOW_TO_WRITE_A_MOVE
 from games.models import Game, Side
+from games.rules.errors import Rule
 from games.rules.render import describe_result, render_state
 from games.selectors import game_position
 from games.services import move_submit
@@ -66,16 +67,6 @@ REFUSAL_TITLES = {
     "token_expired": "the reply token expired",
     "sender_mismatch": "sent from another address",
     "no_move": "no move found",
-}
-# The rules of Celtic! an illegal move can break (games.rules.errors.Rule), in words.
-RULE_TEXTS = {
-    "game-over": "The game has ended: neither player has a legal move.",
-    "off-board": "The cell must be on the 9x9 grid, a1 to i9.",
-    "not-in-supply": "Rule 1: you can only play a shape left in your (or the neutral) supply.",
-    "occupied": "A tile can only go on an empty cell.",
-    "not-demand": "Rule 2: a tile must go next to an open side of the design.",
-    "mismatch": "Rule 3: touching sides must match, open to open and closed to closed.",
-    "window": "Rule 4: the tiles and the cells they point at must fit a 5x5 window.",
 }
 
 
@@ -337,7 +328,7 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         "moved": record.outcome == Outcome.MOVED,
         "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
         "rule": rule,
-        "rule_text": RULE_TEXTS.get(rule, ""),
+        "rule_text": Rule(rule).explanation if rule else "",
         "how_to_write_a_move": HOW_TO_WRITE_A_MOVE,
         "reply_token": "",
     }

@@ -16,31 +16,41 @@ class NotationError(ValueError):
 class Rule(enum.Enum):
     """The rule an illegal move (or a bad history entry) breaks.
 
-    The values are stable identifiers that the web service may put in its JSON answers.
+    The values are stable identifiers that the web service may put in its JSON answers;
+    ``explanation`` states the rule in words a player can act on.
     """
 
     GAME_OVER = "game-over"
-    """The game has ended: neither player has a legal move."""
     OFF_BOARD = "off-board"
-    """The cell is outside the 9x9 reference grid a1..i9."""
     NOT_IN_SUPPLY = "not-in-supply"
-    """Rule 1: no tile of this shape is left in the mover's (or the neutral) supply."""
     OCCUPIED = "occupied"
-    """The cell already holds a tile."""
     NOT_DEMAND = "not-demand"
-    """Rule 2: the cell is not next to an open side of the design."""
     MISMATCH = "mismatch"
-    """Rule 3: a touching side is open on one tile and closed on the other."""
     WINDOW = "window"
-    """Rule 4: tiles plus demand cells would no longer fit a 5x5 window."""
     WRONG_PLAYER = "wrong-player"
-    """A history entry names a player who is not the one to move."""
     PASS_NOT_FORCED = "pass-not-forced"
-    """A history entry records a pass where the engine records none."""
     PASS_MISSING = "pass-missing"
-    """A history entry is a move or forfeit where the engine recorded an automatic pass."""
     NOT_A_FORFEIT = "not-a-forfeit"
-    """A history entry records a forfeit for a move that is legal (or in the standard variant)."""
+
+    @property
+    def explanation(self) -> str:
+        return _EXPLANATIONS[self]
+
+
+_EXPLANATIONS: dict[Rule, str] = {
+    Rule.GAME_OVER: "The game has ended: neither player has a legal move.",
+    Rule.OFF_BOARD: "The cell must be on the 9x9 grid, a1 to i9.",
+    Rule.NOT_IN_SUPPLY: "Rule 1: you can only play a shape left in your (or the neutral) supply.",
+    Rule.OCCUPIED: "A tile can only go on an empty cell.",
+    Rule.NOT_DEMAND: "Rule 2: a tile must go next to an open side of the design.",
+    Rule.MISMATCH: "Rule 3: touching sides must match, open to open and closed to closed.",
+    Rule.WINDOW: "Rule 4: the tiles and the cells they point at must fit a 5x5 window.",
+    Rule.WRONG_PLAYER: "A history entry names a player who is not the one to move.",
+    Rule.PASS_NOT_FORCED: "A history entry records a pass where the player had a legal move.",
+    Rule.PASS_MISSING: "A history entry records a move or forfeit where the player had to pass.",
+    Rule.NOT_A_FORFEIT: "A history entry records a forfeit for a move that is legal "
+    "(or in the standard variant, which has no forfeits).",
+}
 
 
 class IllegalMoveError(ValueError):
