@@ -98,11 +98,6 @@ class TimeControl:
         return text
 
 
-def deadline(*, turn_started: datetime, remaining: timedelta | None) -> datetime | None:
-    """When the player to move runs out of time (None: never)."""
-    return None if remaining is None else turn_started + remaining
-
-
 # --- pauses -------------------------------------------------------------------------------
 
 
