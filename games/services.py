@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
@@ -337,7 +338,12 @@ def clock_pauses_changing(*, user: User, now: datetime) -> Iterator[list[Game]]:
     )
     left = {game.pk: _running_time_left(game, now=now) for game in games}
     yield games
+    changed = get_user_model().objects.select_related("profile").get(pk=user.pk)  # not cached
     for game in games:
+        if game.to_move == Side.ORANGE:
+            game.orange = changed
+        else:
+            game.blue = changed
         game.deadline = _deadline_from(game, now=now, budget=left[game.pk])
         game.save(update_fields=["deadline"])
 
