@@ -231,3 +231,20 @@ def test_running_time_adds_up_and_never_exceeds_wall_time(
     )
     assert whole == parts
     assert timedelta(0) <= whole <= end - start
+
+
+def test_the_clock_maths_imports_no_django():
+    import ast
+    from pathlib import Path
+
+    import games.clock
+
+    tree = ast.parse(Path(games.clock.__file__).read_text())
+    imported = {
+        alias.name if isinstance(node, ast.Import) else node.module or ""
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not {name for name in imported if name.split(".")[0] in {"django", "accounts"}}
+    assert "zoneinfo" in imported
