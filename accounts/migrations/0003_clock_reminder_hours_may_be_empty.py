@@ -6,15 +6,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_reminder_hours_and_vacations'),
+        ("accounts", "0002_reminder_hours_and_vacations"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='profile',
-            name='reminder_hours',
-            field=models.JSONField(blank=True, default=accounts.models.default_reminder_hours, help_text='Hours before a deadline to send a reminder, e.g. [24, 2]; [] for none.', validators=[accounts.validators.validate_reminder_hours]),
+            model_name="profile",
+            name="reminder_hours",
+            field=models.JSONField(
+                blank=True,
+                default=accounts.models.default_reminder_hours,
+                help_text="Hours before a deadline to send a reminder, e.g. [24, 2]; [] for none.",
+                validators=[accounts.validators.validate_reminder_hours],
+            ),
         ),
     ]
