@@ -7,7 +7,10 @@ selector, and answers with an explicit output serializer. Errors are formatted b
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth.models import AbstractUser
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authentication import BasicAuthentication, SessionAuthentication
@@ -18,14 +21,21 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiTokenAuthentication
-from accounts.models import ApiToken, Profile
-from accounts.selectors import api_token_list, profile_get
+from accounts.models import ApiToken, Profile, Vacation
+from accounts.selectors import (
+    api_token_list,
+    profile_get,
+    vacation_allowance,
+    vacation_list_recent,
+)
 from accounts.services import (
     api_token_create,
     api_token_revoke,
     password_reset_request,
     profile_update,
     user_create,
+    vacation_end,
+    vacation_start,
 )
 from celticsite.api import ErrorSerializer
 
@@ -34,8 +44,17 @@ TAGS = ["accounts"]
 # --- Serializers --------------------------------------------------------------------------
 
 
+REMINDER_HOURS_HELP = (
+    "Hours of running clock left at which to get a deadline reminder, e.g. [24, 2]; "
+    "[] for none. At most 4, each 1 to 336."
+)
+
+
 class ProfileOutputSerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
+    reminder_hours = serializers.ListField(
+        child=serializers.IntegerField(), help_text=REMINDER_HOURS_HELP
+    )
     email = serializers.EmailField(source="user.email")
     date_joined = serializers.DateTimeField(source="user.date_joined")
 
@@ -66,7 +85,12 @@ class ProfileUpdateInputSerializer(serializers.ModelSerializer):
         required=False, allow_blank=True, help_text="ISO 3166-1 alpha-2 code, or empty."
     )
     time_zone = serializers.CharField(
-        required=False, help_text="IANA time zone name, e.g. Europe/Dublin."
+        required=False,
+        help_text="IANA time zone name, e.g. Europe/Dublin. Weekends off are counted in it; "
+        "changing it moves the deadlines of games where you are to move.",
+    )
+    reminder_hours = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text=REMINDER_HOURS_HELP
     )
 
     class Meta:
@@ -93,6 +117,50 @@ class ApiTokenCreateInputSerializer(serializers.Serializer):
 
 class PasswordResetInputSerializer(serializers.Serializer):
     email = serializers.EmailField()
+
+
+def _days(amount: timedelta) -> float:
+    return round(amount.total_seconds() / 86400, 2)
+
+
+class VacationOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="When it ends (or ended, if ended early).")
+    days = serializers.SerializerMethodField(help_text="Its length in days (two decimals).")
+
+    def get_days(self, vacation: Vacation) -> float:
+        return _days(vacation.ends_at - vacation.started_at)
+
+
+class VacationStatusOutputSerializer(serializers.Serializer):
+    year = serializers.IntegerField(help_text="The calendar year (UTC) the days count in.")
+    days_per_year = serializers.IntegerField()
+    days_used = serializers.FloatField(help_text="Days of vacations started this year.")
+    days_left = serializers.FloatField()
+    current = VacationOutputSerializer(allow_null=True, help_text="The running vacation.")
+    recent = VacationOutputSerializer(many=True, help_text="Your latest vacations, newest first.")
+
+
+class VacationStartInputSerializer(serializers.Serializer):
+    days = serializers.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        help_text="How long, in days (fractions allowed, e.g. 1.5), at most your days left.",
+    )
+
+
+def _vacation_response(user: AbstractUser, *, status_code: int = status.HTTP_200_OK) -> Response:
+    allowance = vacation_allowance(user=user, now=timezone.now())
+    data = {
+        "year": allowance.year,
+        "days_per_year": allowance.days_per_year,
+        "days_used": _days(allowance.used),
+        "days_left": _days(allowance.left),
+        "current": allowance.current,
+        "recent": list(vacation_list_recent(user=user)),
+    }
+    return Response(VacationStatusOutputSerializer(data).data, status=status_code)
 
 
 DETAIL_RESPONSE = inline_serializer("Detail", {"detail": serializers.CharField()})
@@ -261,3 +329,58 @@ class PasswordResetApi(APIView):
             {"detail": "If an account uses this address, we have emailed it a reset link."},
             status=status.HTTP_202_ACCEPTED,
         )
+
+
+class VacationApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your vacation days and vacations",
+        responses={200: VacationStatusOutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return _vacation_response(request.user)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Start a vacation now",
+        description=(
+            "Your clock stops at once in every game that allows vacations, until the vacation "
+            "ends; deadlines move accordingly. Days count against the year the vacation starts "
+            "in (UTC)."
+        ),
+        request=VacationStartInputSerializer,
+        responses={
+            201: VacationStatusOutputSerializer,
+            400: OpenApiResponse(
+                ERROR_RESPONSE, description="days is not above 0, or more than your days left."
+            ),
+            409: OpenApiResponse(
+                ERROR_RESPONSE, description="Already on vacation, or no days left this year."
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = VacationStartInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        vacation_start(user=request.user, days=serializer.validated_data["days"])
+        return _vacation_response(request.user, status_code=status.HTTP_201_CREATED)
+
+
+class VacationEndApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="End your vacation now",
+        description="Your clocks run again at once; the unused days go back to this year's.",
+        request=None,
+        responses={
+            200: VacationStatusOutputSerializer,
+            409: OpenApiResponse(ERROR_RESPONSE, description="You are not on vacation."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        vacation_end(user=request.user)
+        return _vacation_response(request.user)

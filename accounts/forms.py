@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -44,14 +45,53 @@ class SignupForm(forms.Form):
         return {k: v for k, v in self.cleaned_data.items() if k != "password_confirm"}
 
 
+class ReminderHoursField(forms.CharField):
+    """Whole hours written as text, ``24, 2``; blank for none. The model checks the range."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return ", ".join(str(hours) for hours in value)
+        return value
+
+    def to_python(self, value: Any) -> list[int]:  # type: ignore[override]
+        text = super().to_python(value)
+        parts = [part for part in text.replace(",", " ").split() if part]
+        try:
+            return [int(part) for part in parts]
+        except ValueError:
+            raise forms.ValidationError(
+                f"{text!r} is not a list of whole hours: expected numbers separated by commas, "
+                "such as '24, 2', or blank for no reminders.",
+                code="invalid_reminder_hours",
+            ) from None
+
+
 class ProfileForm(forms.ModelForm):
     email = forms.EmailField(help_text="Notifications and password resets go here.")
     country = _country_field()
-    time_zone = _time_zone_field()
+    time_zone = _time_zone_field(
+        help_text="Deadlines are shown in it, and weekends off are counted in it."
+    )
+    reminder_hours = ReminderHoursField(
+        required=False,
+        label="Deadline reminders (hours before)",
+        help_text="Email me when this many hours of my clock are left, e.g. '24, 2'. "
+        "Blank for no reminders.",
+    )
 
     class Meta:
         model = Profile
         fields = list(Profile.EDITABLE_FIELDS)
+
+
+class VacationStartForm(forms.Form):
+    days = forms.DecimalField(
+        min_value=Decimal("0.01"),
+        max_digits=5,
+        decimal_places=2,
+        label="Days",
+        help_text="How long; fractions allowed (1.5 is a day and a half). Starts now.",
+    )
 
 
 class ApiTokenCreateForm(forms.Form):

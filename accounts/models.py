@@ -32,6 +32,7 @@ class Profile(models.Model):
         "country",
         "time_zone",
         *NOTIFICATION_FIELDS,
+        "reminder_hours",
     )
 
     user = models.OneToOneField(
@@ -58,6 +59,7 @@ class Profile(models.Model):
     notify_message = models.BooleanField("email when I get a message", default=True)
     reminder_hours = models.JSONField(
         default=default_reminder_hours,
+        blank=True,  # [] is a valid choice: no reminders
         validators=[validate_reminder_hours],
         help_text="Hours before a deadline to send a reminder, e.g. [24, 2]; [] for none.",
     )

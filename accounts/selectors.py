@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from accounts.models import ApiToken, Profile, api_token_hash
+from accounts.models import ApiToken, Profile, Vacation, api_token_hash
+
+Interval = tuple[datetime, datetime]
 
 
 def profile_get(*, user: AbstractBaseUser) -> Profile:
@@ -25,3 +31,61 @@ def api_token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
 def api_token_get_by_key(*, key: str) -> ApiToken | None:
     """The token (revoked or not) whose raw key is ``key``, with its user, or ``None``."""
     return ApiToken.objects.select_related("user").filter(key_hash=api_token_hash(key)).first()
+
+
+# --- Vacations ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VacationAllowance:
+    """A player's vacation days in the current calendar year (UTC)."""
+
+    year: int
+    days_per_year: int
+    used: timedelta
+    current: Vacation | None
+
+    @property
+    def left(self) -> timedelta:
+        return max(timedelta(0), timedelta(days=self.days_per_year) - self.used)
+
+
+def vacation_days_per_year() -> int:
+    return int(getattr(settings, "CELTIC_VACATION_DAYS_PER_YEAR", 30))
+
+
+def vacation_current(*, user: AbstractBaseUser, now: datetime) -> Vacation | None:
+    """The vacation running at ``now``, if any."""
+    return Vacation.objects.filter(user=user, started_at__lte=now, ends_at__gt=now).first()
+
+
+def vacation_allowance(*, user: AbstractBaseUser, now: datetime) -> VacationAllowance:
+    """Days per year, days used this year and the current vacation.
+
+    A vacation counts against the year it starts in, for its whole planned length while it
+    runs and for the time it really lasted once ended early.
+    """
+    year = now.astimezone(UTC).year
+    started_this_year = Vacation.objects.filter(
+        user=user,
+        started_at__gte=datetime(year, 1, 1, tzinfo=UTC),
+        started_at__lt=datetime(year + 1, 1, 1, tzinfo=UTC),
+    )
+    used = sum((v.ends_at - v.started_at for v in started_this_year), timedelta(0))
+    return VacationAllowance(
+        year=year,
+        days_per_year=vacation_days_per_year(),
+        used=used,
+        current=vacation_current(user=user, now=now),
+    )
+
+
+def vacation_list_recent(*, user: AbstractBaseUser, limit: int = 10) -> QuerySet[Vacation]:
+    """The user's latest vacations, newest first."""
+    return Vacation.objects.filter(user=user)[:limit]
+
+
+def vacation_intervals(*, user: AbstractBaseUser, since: datetime) -> tuple[Interval, ...]:
+    """The user's vacations that end after ``since``, as ``(start, end)`` pairs."""
+    rows = Vacation.objects.filter(user=user, ends_at__gt=since).order_by("started_at")
+    return tuple(rows.values_list("started_at", "ends_at"))

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import timedelta
+from contextlib import nullcontext
+from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -20,8 +22,8 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import ApiToken, Profile, api_token_hash
-from accounts.selectors import profile_get
+from accounts.models import ApiToken, Profile, Vacation, api_token_hash
+from accounts.selectors import profile_get, vacation_allowance, vacation_current
 from accounts.validators import validate_country, validate_time_zone
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
 from moderation.models import AuditAction
@@ -132,6 +134,7 @@ def profile_update(*, user: AbstractUser, **fields: Any) -> Profile:
         fields["country"] = fields["country"].strip().upper()
     if "display_name" in fields:
         fields["display_name"] = fields["display_name"].strip()
+    zone_changed = fields.get("time_zone", profile.time_zone) != profile.time_zone
     for name, value in fields.items():
         setattr(profile, name, value)
     try:
@@ -142,11 +145,91 @@ def profile_update(*, user: AbstractUser, **fields: Any) -> Profile:
     if errors:
         raise ValidationError(errors)
 
-    profile.save()
+    with _deadlines_follow(user=user, now=timezone.now()) if zone_changed else nullcontext():
+        profile.save()
     if email is not None and email != user.email:
         user.email = email
         user.save(update_fields=["email"])
     return profile
+
+
+def _deadlines_follow(*, user: AbstractUser, now: datetime) -> Any:
+    """The games where ``user`` is to move keep their running time left across a change to
+    the user's pauses (see ``games.services.clock_pauses_changing``)."""
+    from games.services import clock_pauses_changing  # games builds on accounts, not back
+
+    return clock_pauses_changing(user=user, now=now)
+
+
+# --- Vacations ----------------------------------------------------------------------------
+
+
+def _days_text(amount: timedelta) -> str:
+    days = Decimal(amount.total_seconds() / 86400).quantize(Decimal("0.01"))
+    return f"{days.normalize():f} day{'s' * (days != 1)}"
+
+
+def _lock_user(user: AbstractUser) -> None:
+    """Serialise one user's vacation changes (two tabs cannot both start one)."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+@transaction.atomic
+def vacation_start(
+    *, user: AbstractUser, days: Decimal | int, now: datetime | None = None
+) -> Vacation:
+    """Start a vacation of ``days`` (may be fractional) now; the user's clocks stop at once.
+
+    Refused when the user is already on vacation, ``days`` is not above zero, or it is more
+    than the days left this year.
+    """
+    now = now or timezone.now()
+    _lock_user(user)
+    allowance = vacation_allowance(user=user, now=now)
+    if allowance.current is not None:
+        raise Conflict(
+            f"You are already on vacation until {allowance.current.ends_at:%Y-%m-%d %H:%M} UTC; "
+            "end it before starting another.",
+            code="already_on_vacation",
+        )
+    if days <= 0:
+        raise DomainError(
+            f"days is {days}: expected a number of days greater than 0.",
+            code="invalid_vacation_days",
+        )
+    length = timedelta(days=float(days))
+    if allowance.left <= timedelta(0):
+        raise Conflict(
+            f"You have no vacation days left in {allowance.year} "
+            f"({allowance.days_per_year} a year, all used); they renew on 1 January (UTC).",
+            code="no_vacation_days_left",
+        )
+    if length > allowance.left:
+        raise DomainError(
+            f"days is {days}: you have {_days_text(allowance.left)} of vacation left in "
+            f"{allowance.year}; ask for at most that.",
+            code="too_many_vacation_days",
+        )
+    with _deadlines_follow(user=user, now=now):
+        return Vacation.objects.create(user=user, started_at=now, ends_at=now + length)
+
+
+@transaction.atomic
+def vacation_end(*, user: AbstractUser, now: datetime | None = None) -> Vacation:
+    """End the running vacation now; the unused days go back to the year's allowance."""
+    now = now or timezone.now()
+    _lock_user(user)
+    vacation = vacation_current(user=user, now=now)
+    if vacation is None:
+        raise Conflict("You are not on vacation: there is nothing to end.", code="not_on_vacation")
+    with _deadlines_follow(user=user, now=now):
+        if now > vacation.started_at:
+            vacation.ends_at = now
+            vacation.save(update_fields=["ends_at"])
+        else:  # ended the moment it began: as if never taken
+            vacation.delete()
+            vacation.ends_at = now
+    return vacation
 
 
 # --- API tokens ---------------------------------------------------------------------------

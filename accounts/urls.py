@@ -46,6 +46,8 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
+    path("profile/vacation/", views.vacation_begin, name="vacation_start"),
+    path("profile/vacation/end/", views.vacation_finish, name="vacation_end"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
 ]

@@ -10,11 +10,24 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ApiTokenCreateForm, ProfileForm, SignupForm
-from accounts.selectors import api_token_list, profile_get
-from accounts.services import api_token_create, api_token_revoke, profile_update, user_create
+from accounts.forms import ApiTokenCreateForm, ProfileForm, SignupForm, VacationStartForm
+from accounts.selectors import (
+    api_token_list,
+    profile_get,
+    vacation_allowance,
+    vacation_list_recent,
+)
+from accounts.services import (
+    api_token_create,
+    api_token_revoke,
+    profile_update,
+    user_create,
+    vacation_end,
+    vacation_start,
+)
 from celticsite.errors import DomainError
 
 # Where the tokens page keeps a new key between the POST that makes it and the one GET
@@ -54,7 +67,57 @@ def profile(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
             return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form, "profile": current})
+    return _profile_page(request, form=form, profile=current)
+
+
+def _profile_page(
+    request: HttpRequest,
+    *,
+    form: ProfileForm | None = None,
+    vacation_form: VacationStartForm | None = None,
+    profile: object = None,
+    status: int = 200,
+) -> HttpResponse:
+    profile = profile or profile_get(user=request.user)
+    context = {
+        "form": form or ProfileForm(instance=profile, initial={"email": request.user.email}),
+        "profile": profile,
+        "vacation_form": vacation_form or VacationStartForm(),
+        "allowance": vacation_allowance(user=request.user, now=timezone.now()),
+        "vacations": vacation_list_recent(user=request.user),
+    }
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def vacation_begin(request: HttpRequest) -> HttpResponse:
+    form = VacationStartForm(request.POST)
+    if form.is_valid():
+        try:
+            vacation = vacation_start(user=request.user, days=form.cleaned_data["days"])
+        except DomainError as exc:
+            form.add_error("days", exc.detail)
+        else:
+            messages.success(
+                request,
+                "Your vacation has started: your clocks are stopped until "
+                f"{timezone.localtime(vacation.ends_at):%a %d %b %Y, %H:%M %Z}.",
+            )
+            return redirect("accounts:profile")
+    return _profile_page(request, vacation_form=form, status=400)
+
+
+@login_required
+@require_POST
+def vacation_finish(request: HttpRequest) -> HttpResponse:
+    try:
+        vacation_end(user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Your vacation has ended: your clocks are running again.")
+    return redirect("accounts:profile")
 
 
 @login_required

@@ -191,7 +191,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "notifications-flush-outbox": {"task": "notifications.tasks.flush_outbox", "schedule": 60.0},
     "notifications-deadline-reminders": {
         "task": "notifications.tasks.send_deadline_reminders",
-        "schedule": 3600.0,
+        "schedule": 300.0,  # reminders go out within 5 minutes of the chosen time
     },
     "notifications-daily-digests": {
         "task": "notifications.tasks.send_daily_digests",
@@ -281,6 +281,8 @@ RATING_GLICKO_TAU = 0.5
 RATING_ORDER_BY = os.environ.get("RATING_ORDER_BY", "elo")
 RATING_ACTIVE_DAYS = int(os.environ.get("RATING_ACTIVE_DAYS", "365"))
 RATING_PROVISIONAL_GAMES = 10
+# Vacation days each player may take per calendar year (UTC); docs/CLOCKS.md.
+CELTIC_VACATION_DAYS_PER_YEAR = int(os.environ.get("CELTIC_VACATION_DAYS_PER_YEAR", "30"))
 
 # --- Production hardening ---------------------------------------------------------------------
 if PRODUCTION:

@@ -1,15 +1,27 @@
-"""Correspondence time controls as pure functions (no ORM).
+"""Correspondence time controls and the clock maths, as pure functions (no ORM, no Django).
 
 Three kinds: a fixed number of days for every move; a Fischer-style bank of days with an
 increment per move and a cap; or no limit. Times are kept as ``timedelta`` so that a bank can
 hold fractions of a day.
+
+A player's clock does not run during their *pauses*: weekends (Saturday 00:00 to Monday 00:00
+in their own time zone) when the game has weekends off, and their vacations when the game
+allows them. Pauses are streams of ``(start, end)`` intervals sorted by start; weekends are
+generated lazily, so a stream may be endless. All instants are aware datetimes and are
+compared in UTC, so a weekend across a daylight-saving change lasts 47 or 49 hours.
 """
 
 from __future__ import annotations
 
 import enum
+import heapq
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+Interval = tuple[datetime, datetime]
 
 
 class ClockKind(enum.StrEnum):
@@ -27,6 +39,8 @@ class TimeControl:
     bank_days: int = 10
     increment_days: int = 2
     max_days: int = 20
+    weekends_off: bool = False
+    vacation_allowed: bool = True
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -69,15 +83,157 @@ class TimeControl:
         return None
 
     def describe(self) -> str:
+        if self.kind is ClockKind.NONE:
+            return "no time limit"
         if self.kind is ClockKind.PER_MOVE:
-            return f"{self.days_per_move} day{'s' * (self.days_per_move != 1)} per move"
-        if self.kind is ClockKind.FISCHER:
-            return (
+            text = f"{self.days_per_move} day{'s' * (self.days_per_move != 1)} per move"
+        else:
+            text = (
                 f"{self.bank_days} days + {self.increment_days} per move (at most {self.max_days})"
             )
-        return "no time limit"
+        if self.weekends_off:
+            text += ", weekends off"
+        if not self.vacation_allowed:
+            text += ", no vacations"
+        return text
 
 
-def deadline(*, turn_started: datetime, remaining: timedelta | None) -> datetime | None:
-    """When the player to move runs out of time (None: never)."""
-    return None if remaining is None else turn_started + remaining
+# --- pauses -------------------------------------------------------------------------------
+
+
+def _utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        raise ValueError(f"{moment!r} has no time zone: expected an aware datetime")
+    return moment.astimezone(UTC)
+
+
+def weekends(zone: ZoneInfo, *, since: datetime) -> Iterator[Interval]:
+    """The weekends in ``zone`` that end after ``since``, in order, endlessly (UTC bounds).
+
+    A weekend runs from Saturday 00:00 to Monday 00:00 local time. Where a daylight-saving
+    change skips local midnight, the weekend starts when the new day does.
+    """
+    since = _utc(since)
+    day = since.astimezone(zone).date()
+    saturday = day - timedelta(days=(day.weekday() - 5) % 7)
+    while True:
+        start = datetime.combine(saturday, time(0), tzinfo=zone).astimezone(UTC)
+        end = datetime.combine(saturday + timedelta(days=2), time(0), tzinfo=zone).astimezone(UTC)
+        if end > since:
+            yield start, end
+        saturday += timedelta(days=7)
+
+
+def merged(*streams: Iterable[Interval]) -> Iterator[Interval]:
+    """One sorted stream of the union of sorted ``streams``: overlapping or touching
+    intervals become one. Lazy, so endless streams are fine."""
+    current: Interval | None = None
+    for start, end in heapq.merge(*streams):
+        if current is not None and start <= current[1]:
+            current = (current[0], max(current[1], end))
+            continue
+        if current is not None:
+            yield current
+        current = (start, end)
+    if current is not None:
+        yield current
+
+
+def running_time(start: datetime, end: datetime, pauses: Iterable[Interval]) -> timedelta:
+    """How long a clock runs from ``start`` to ``end`` (zero if ``end`` is not later), not
+    counting ``pauses`` (sorted, not overlapping, e.g. from :func:`merged`)."""
+    start, end = _utc(start), _utc(end)
+    if end <= start:
+        return timedelta(0)
+    total = end - start
+    for pause_start, pause_end in pauses:
+        if pause_start >= end:
+            break
+        overlap = min(pause_end, end) - max(pause_start, start)
+        if overlap > timedelta(0):
+            total -= overlap
+    return total
+
+
+def deadline_after(start: datetime, budget: timedelta, pauses: Iterable[Interval]) -> datetime:
+    """The first instant at which ``budget`` of running time has passed since ``start``.
+
+    ``pauses`` must be sorted and not overlap, and must not cover all time after ``start``.
+    ``running_time(start, deadline_after(start, b, p), p) == b``.
+    """
+    moment, left = _utc(start), budget
+    for pause_start, pause_end in pauses:
+        if pause_end <= moment:
+            continue
+        if pause_start > moment:
+            if pause_start - moment >= left:
+                break
+            left -= pause_start - moment
+        moment = pause_end
+    return moment + left
+
+
+def pause_at(moment: datetime, pauses: Iterable[Interval]) -> Interval | None:
+    """The pause that ``moment`` falls in (start included, end excluded), or None."""
+    moment = _utc(moment)
+    for start, end in pauses:
+        if start > moment:
+            return None
+        if moment < end:
+            return start, end
+    return None
+
+
+class PauseReason(enum.StrEnum):
+    WEEKEND = "weekend"
+    VACATION = "vacation"
+
+
+@dataclass(frozen=True)
+class Pauses:
+    """When one player's clock stands still in one game.
+
+    ``weekend_zone``: the player's time zone if the game has weekends off, else None.
+    ``vacations``: the player's vacations (any order) if the game allows them, else empty.
+    """
+
+    weekend_zone: ZoneInfo | None = None
+    vacations: tuple[Interval, ...] = ()
+
+    def stream(self, *, since: datetime) -> Iterator[Interval]:
+        """All pauses ending after ``since``, merged and sorted."""
+        since = _utc(since)
+        vacations = sorted((_utc(s), _utc(e)) for s, e in self.vacations if _utc(e) > since)
+        if self.weekend_zone is None:
+            return merged(vacations)
+        return merged(weekends(self.weekend_zone, since=since), vacations)
+
+    def reason_at(self, moment: datetime) -> PauseReason | None:
+        """Why the clock is stopped at ``moment`` (a vacation before a weekend), or None."""
+        if pause_at(moment, merged(sorted(self.vacations))):
+            return PauseReason.VACATION
+        if self.weekend_zone is not None:
+            first_weekend = itertools.islice(weekends(self.weekend_zone, since=moment), 1)
+            if pause_at(moment, first_weekend):
+                return PauseReason.WEEKEND
+        return None
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """The clock of the player to move at one moment."""
+
+    time_left: timedelta
+    paused: PauseReason | None
+    resumes_at: datetime | None
+
+
+def read_clock(*, deadline: datetime, now: datetime, pauses: Pauses) -> ClockReading:
+    """The running time left until ``deadline`` and, if the clock is stopped, why and until
+    when it stays stopped."""
+    time_left = running_time(now, deadline, pauses.stream(since=now))
+    reason = pauses.reason_at(now)
+    current = pause_at(now, pauses.stream(since=now)) if reason else None
+    return ClockReading(
+        time_left=time_left, paused=reason, resumes_at=current[1] if current else None
+    )

@@ -48,6 +48,17 @@ class ChallengeForm(forms.Form):
         min_value=0, max_value=30, initial=2, label="Increment per move (days)"
     )
     max_days = forms.IntegerField(min_value=1, max_value=365, initial=20, label="Bank cap (days)")
+    weekends_off = forms.BooleanField(
+        required=False,
+        label="Weekends off",
+        help_text="Each player's clock stops on Saturday and Sunday in their own time zone.",
+    )
+    vacation_allowed = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Vacations stop the clock",
+        help_text="A player on vacation does not lose time in this game.",
+    )
     message = forms.CharField(
         max_length=300, required=False, label="Message", widget=forms.Textarea(attrs={"rows": 2})
     )
@@ -70,6 +81,8 @@ class ChallengeForm(forms.Form):
             bank_days=data["bank_days"],
             increment_days=data["increment_days"],
             max_days=data["max_days"],
+            weekends_off=data["weekends_off"],
+            vacation_allowed=data["vacation_allowed"],
         )
 
 

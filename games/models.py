@@ -65,6 +65,8 @@ class TimeControlFields(models.Model):
             "bank_days": tc.bank_days,
             "increment_days": tc.increment_days,
             "max_days": tc.max_days,
+            "weekends_off": tc.weekends_off,
+            "vacation_allowed": tc.vacation_allowed,
         }
 
     @property
@@ -75,6 +77,8 @@ class TimeControlFields(models.Model):
             bank_days=self.bank_days,
             increment_days=self.increment_days,
             max_days=self.max_days,
+            weekends_off=self.weekends_off,
+            vacation_allowed=self.vacation_allowed,
         )
 
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 
+from accounts.selectors import profile_get, vacation_intervals
 from games import errors
+from games.clock import ClockReading, Pauses, read_clock
 from games.engine import game_state, variant_of
 from games.models import Challenge, Game, GameMessage
 from games.rules import GameRecord, GameState
@@ -15,7 +20,7 @@ AnyUser = AbstractBaseUser | AnonymousUser
 
 
 def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
-    return games.select_related("orange", "blue")
+    return games.select_related("orange__profile", "blue__profile")
 
 
 def game_list_for_player(*, user: AbstractBaseUser, status: str | None = None) -> QuerySet[Game]:
@@ -126,6 +131,29 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
         raise errors.NotFound(
             f"There is no active player called {username!r}.", code="user_not_found"
         ) from None
+
+
+# --- clocks -----------------------------------------------------------------------------------
+
+
+def clock_pauses(*, game: Game, side: str, since: datetime) -> Pauses:
+    """When ``side``'s clock stands still in ``game`` from ``since`` on: weekends in their
+    profile time zone if the game has weekends off, their vacations if the game allows them."""
+    user = game.player(side)
+    zone = ZoneInfo(profile_get(user=user).time_zone) if game.weekends_off else None
+    vacations = vacation_intervals(user=user, since=since) if game.vacation_allowed else ()
+    return Pauses(weekend_zone=zone, vacations=vacations)
+
+
+def game_clock(*, game: Game, now: datetime) -> ClockReading | None:
+    """The clock of the player to move: running time left, and whether and why it is stopped.
+
+    None when the game is over or has no time limit.
+    """
+    if not game.is_active or game.deadline is None:
+        return None
+    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+    return read_clock(deadline=game.deadline, now=now, pauses=pauses)
 
 
 # --- Messages ---------------------------------------------------------------------------------

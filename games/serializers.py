@@ -9,8 +9,9 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.clock import ClockKind, TimeControl
+from games.clock import ClockKind, ClockReading, PauseReason, TimeControl
 from games.models import Challenge, Game, Move
+from games.selectors import game_clock
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -33,15 +34,28 @@ class TimeControlSerializer(serializers.Serializer):
     bank_days = serializers.IntegerField(default=10, help_text="fischer: starting bank, 1-120.")
     increment_days = serializers.IntegerField(default=2, help_text="fischer: days added per move.")
     max_days = serializers.IntegerField(default=20, help_text="fischer: the bank's cap.")
+    weekends_off = serializers.BooleanField(
+        default=False,
+        help_text="The clock of the player to move stops from Saturday 00:00 to Monday 00:00 "
+        "in their own profile time zone.",
+    )
+    vacation_allowed = serializers.BooleanField(
+        default=True, help_text="A player's vacation stops their clock in this game."
+    )
+
+    FIELDS = (
+        "days_per_move",
+        "bank_days",
+        "increment_days",
+        "max_days",
+        "weekends_off",
+        "vacation_allowed",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         try:
             attrs["time_control"] = TimeControl(
-                kind=ClockKind(attrs["kind"]),
-                **{
-                    k: attrs[k]
-                    for k in ("days_per_move", "bank_days", "increment_days", "max_days")
-                },
+                kind=ClockKind(attrs["kind"]), **{k: attrs[k] for k in self.FIELDS}
             )
         except ValueError as exc:
             raise serializers.ValidationError(str(exc)) from None
@@ -55,6 +69,8 @@ def time_control_data(obj: Challenge | Game) -> dict[str, Any]:
         "bank_days": obj.bank_days,
         "increment_days": obj.increment_days,
         "max_days": obj.max_days,
+        "weekends_off": obj.weekends_off,
+        "vacation_allowed": obj.vacation_allowed,
         "description": obj.time_control.describe(),
     }
 
@@ -119,15 +135,50 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
         return game.pk if game else None
 
 
+class ClockSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=["orange", "blue"], help_text="Whose clock runs.")
+    seconds_left = serializers.IntegerField(
+        help_text="Running time left before the deadline: it does not shrink while the clock "
+        "is stopped."
+    )
+    deadline = serializers.DateTimeField(help_text="When the player to move runs out of time.")
+    paused = serializers.ChoiceField(
+        choices=[r.value for r in PauseReason],
+        allow_null=True,
+        help_text="Why the clock is stopped now (weekend, vacation), or null while it runs.",
+    )
+    resumes_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the stopped clock runs again (null while it runs)."
+    )
+
+
+def clock_data(game: Game, reading: ClockReading | None) -> dict[str, Any] | None:
+    if reading is None:
+        return None
+    return {
+        "side": game.to_move,
+        "seconds_left": int(reading.time_left.total_seconds()),
+        "deadline": game.deadline,
+        "paused": reading.paused,
+        "resumes_at": reading.resumes_at,
+    }
+
+
 class GameSummarySerializer(serializers.ModelSerializer):
     orange = PlayerSerializer()
     blue = PlayerSerializer()
     time_control = serializers.SerializerMethodField()
     orange_seconds_left = serializers.SerializerMethodField(
-        help_text="Orange's remaining time in seconds for their next move (null: no limit)."
+        help_text="Orange's remaining time in seconds for their next move (null: no limit); "
+        "while Orange is to move, the running time left before the deadline."
     )
     blue_seconds_left = serializers.SerializerMethodField(
-        help_text="Blue's remaining time in seconds for their next move (null: no limit)."
+        help_text="Blue's remaining time in seconds for their next move (null: no limit); "
+        "while Blue is to move, the running time left before the deadline."
+    )
+    clock = serializers.SerializerMethodField(
+        help_text="The running clock of the player to move; null when the game is over or has "
+        "no time limit."
     )
 
     class Meta:
@@ -148,27 +199,36 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "deadline",
             "orange_seconds_left",
             "blue_seconds_left",
+            "clock",
             "created_at",
             "finished_at",
         ]
+
+    def to_representation(self, instance: Game) -> dict[str, Any]:
+        self._clock = game_clock(game=instance, now=timezone.now())  # read once per game
+        return super().to_representation(instance)
 
     @extend_schema_field(TimeControlOutputSerializer)
     def get_time_control(self, obj: Game) -> dict[str, Any]:
         return time_control_data(obj)
 
     def get_orange_seconds_left(self, obj: Game) -> int | None:
-        return _seconds_left(obj, "orange")
+        return self._seconds_left(obj, "orange")
 
     def get_blue_seconds_left(self, obj: Game) -> int | None:
-        return _seconds_left(obj, "blue")
+        return self._seconds_left(obj, "blue")
 
+    @extend_schema_field(ClockSerializer(allow_null=True))
+    def get_clock(self, obj: Game) -> dict[str, Any] | None:
+        data = clock_data(obj, self._clock)
+        return None if data is None else ClockSerializer(data).data
 
-def _seconds_left(game: Game, side: str) -> int | None:
-    """Time left for ``side``: counting down while it is their turn, else their stored bank."""
-    if game.is_active and game.to_move == side and game.deadline is not None:
-        return max(0, int((game.deadline - timezone.now()).total_seconds()))
-    left = game.time_left(side)
-    return None if left is None else int(left.total_seconds())
+    def _seconds_left(self, game: Game, side: str) -> int | None:
+        """The running time left while it is ``side``'s turn, else their stored bank."""
+        if self._clock is not None and game.to_move == side:
+            return int(self._clock.time_left.total_seconds())
+        left = game.time_left(side)
+        return None if left is None else int(left.total_seconds())
 
 
 class TileSerializer(serializers.Serializer):

@@ -8,19 +8,24 @@ serialised by the lock and the second one finds the ply moved on.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import errors, selectors
-from games.clock import TimeControl
+from games.clock import TimeControl, deadline_after, running_time
 from games.engine import game_state, turn_to_row_fields
 from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result, Side
 from games.rules import IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
+from games.selectors import clock_pauses
 from notifications import events as notification_events
 
 User = AbstractBaseUser
@@ -176,13 +181,11 @@ def game_start(
     challenge: Challenge | None = None,
     now: datetime | None = None,
 ) -> Game:
-    """Create a game in its start position, Orange to move, clocks running."""
+    """Create a game in its start position, Orange to move, Orange's clock running."""
     if orange.pk == blue.pk:
         raise errors.DomainError("A game needs two different players.", code="same_player")
     tc = time_control or TimeControl()
-    now = now or timezone.now()
-    initial = tc.initial
-    return Game.objects.create(
+    game = Game(
         orange=orange,
         blue=blue,
         challenge=challenge,
@@ -191,11 +194,12 @@ def game_start(
         window_forfeit=window_forfeit,
         **Game.time_control_columns(tc),
         to_move=Side.ORANGE,
-        turn_started_at=now,
-        orange_time_left=initial,
-        blue_time_left=initial,
-        deadline=None if initial is None else now + initial,
+        orange_time_left=tc.initial,
+        blue_time_left=tc.initial,
     )
+    _clock_start_turn(game, now=now or timezone.now())
+    game.save()
+    return game
 
 
 def _game_locked(game_id: int) -> Game:
@@ -283,18 +287,65 @@ def move_submit(
 
 
 def _clock_after_move(game: Game, *, side: str, now: datetime) -> None:
-    used = now - game.turn_started_at
-    left = game.time_control.after_move(remaining=game.time_left(side), used=used)
+    """Store the mover's time for their next turn.
+
+    The time used is the bank minus the running time still left before the deadline: the
+    running time of the turn, measured against the same pauses that set the deadline.
+    """
+    bank = game.time_left(side)
+    used = None if bank is None else bank - _running_time_left(game, now=now)
+    left = game.time_control.after_move(remaining=bank, used=used)
     if side == Side.ORANGE:
         game.orange_time_left = left
     else:
         game.blue_time_left = left
 
 
+def _running_time_left(game: Game, *, now: datetime) -> timedelta:
+    """How much running time the player to move has left before the stored deadline."""
+    assert game.deadline is not None
+    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+    return running_time(now, game.deadline, pauses.stream(since=now))
+
+
 def _clock_start_turn(game: Game, *, now: datetime) -> None:
+    """Start the clock of the player to move: the deadline is when their bank has run,
+    skipping their weekends and vacations."""
     game.turn_started_at = now
-    left = game.time_left(game.to_move)
-    game.deadline = None if left is None else now + left
+    bank = game.time_left(game.to_move)
+    game.deadline = None if bank is None else _deadline_from(game, now=now, budget=bank)
+
+
+def _deadline_from(game: Game, *, now: datetime, budget: timedelta) -> datetime:
+    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+    return deadline_after(now, budget, pauses.stream(since=now))
+
+
+@contextmanager
+def clock_pauses_changing(*, user: User, now: datetime) -> Iterator[list[Game]]:
+    """Wrap a change to ``user``'s pauses: a vacation starting or ending, a new time zone.
+
+    Locks the active games where ``user`` is to move and their deadline is still ahead,
+    notes the running time each has left, lets the block make the change, then moves each
+    deadline so that the same running time is left under the new pauses. Use it inside the
+    transaction that makes the change. Yields the games (their deadlines set on exit).
+    """
+    to_move = Q(orange=user, to_move=Side.ORANGE) | Q(blue=user, to_move=Side.BLUE)
+    games = list(
+        Game.objects.select_for_update()
+        .filter(to_move, status=Game.Status.ACTIVE, deadline__gt=now)
+        .order_by("pk")
+    )
+    left = {game.pk: _running_time_left(game, now=now) for game in games}
+    yield games
+    changed = get_user_model().objects.select_related("profile").get(pk=user.pk)  # not cached
+    for game in games:
+        if game.to_move == Side.ORANGE:
+            game.orange = changed
+        else:
+            game.blue = changed
+        game.deadline = _deadline_from(game, now=now, budget=left[game.pk])
+        game.save(update_fields=["deadline"])
 
 
 def game_finish(*, game: Game, result: str, termination: str, now: datetime) -> None:

@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from rest_framework.throttling import ScopedRateThrottle
@@ -21,6 +22,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
 from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
+from games.clock import ClockReading
 from games.engine import position_data
 from games.forms import ChallengeForm, MoveForm
 from games.models import Challenge, Game, Side
@@ -39,7 +41,10 @@ def home(request: HttpRequest) -> HttpResponse:
         recent = selectors.game_list_public()[:RECENT]
         return render(request, "games/home.html", {"public_games": recent})
     user = request.user
+    now = timezone.now()
     my_turn = list(selectors.game_list_my_turn(user=user))
+    for game in my_turn:
+        game.clock = selectors.game_clock(game=game, now=now)  # type: ignore[attr-defined]
     waiting_ids = {game.pk for game in my_turn}
     active = [
         game
@@ -251,7 +256,8 @@ def _game_context(
         "move_form": MoveForm(initial={"ply": game.ply}) if can_move else None,
         "legal_json": _legal_moves_json(legal, own=side) if can_move else None,
         "last_cell": last_cell,
-        "clocks": _clocks(game),
+        "clock": (clock := selectors.game_clock(game=game, now=timezone.now())),
+        "clocks": _clocks(game, clock),
         "is_player": side is not None,
     }
 
@@ -322,11 +328,13 @@ def _legal_moves_json(legal: list[EngineMove], *, own: str | None) -> dict[str, 
     return {"moves": moves, "icons": icons}
 
 
-def _clocks(game: Game) -> list[dict[str, Any]]:
-    """Each player with their colour, their time left and, for the one to move, the deadline."""
+def _clocks(game: Game, clock: ClockReading | None) -> list[dict[str, Any]]:
+    """Each player with their colour and time left; for the one to move, the running time
+    left, the deadline and why their clock is stopped, if it is."""
     rows = []
     for side in Side:
         to_move = game.is_active and game.to_move == side
+        running = clock if to_move else None
         rows.append(
             {
                 "side": side.value,
@@ -334,7 +342,9 @@ def _clocks(game: Game) -> list[dict[str, Any]]:
                 "player": game.player(side),
                 "to_move": to_move,
                 "deadline": game.deadline if to_move else None,
-                "time_left": game.time_left(side),
+                "time_left": running.time_left if running else game.time_left(side),
+                "paused": running.paused if running else None,
+                "resumes_at": running.resumes_at if running else None,
             }
         )
     return rows

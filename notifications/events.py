@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from accounts.selectors import profile_get
 from games.models import Challenge, Game, GameMessage, Side
-from games.selectors import game_position
+from games.selectors import game_clock, game_position
 from notifications.models import OutboxEmail
 from notifications.reply_tokens import reply_address, reply_token_make
 from notifications.services import notify
@@ -65,17 +65,22 @@ def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str
     return address
 
 
-def on_deadline_near(game: Game) -> None:
-    """The player to move has little time left (see ``tasks.send_deadline_reminders``)."""
-    if not game.is_active or not game.to_move or game.deadline is None:
-        return
+def on_deadline_near(game: Game, *, hours: int, now: datetime) -> bool:
+    """The player to move has at most ``hours`` of running clock left (see
+    ``deadline_reminders_queue``). Returns whether a reminder was queued."""
+    reading = game_clock(game=game, now=now)
+    if reading is None:
+        return False
     user = game.player(game.to_move)
-    notify(
+    context = _game_context(game, user)
+    context.update(time_left=reading.time_left, hours=hours, clock=reading)
+    row = notify(
         user=user,
         event=Event.DEADLINE_REMINDER,
-        context=_game_context(game, user),
-        dedupe_key=f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{user.pk}",
+        context=context,
+        dedupe_key=f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{user.pk}:{hours}h",
     )
+    return row is not None
 
 
 def on_game_started(game: Game) -> None:
@@ -214,22 +219,37 @@ def on_tournament_round_started(
         )
 
 
-# Remind the player to move when this much of their time is left, or half the time they had
-# for the turn if that is less (a one-day move is reminded 12 hours before the end).
-REMINDER_BEFORE = timedelta(hours=24)
-
-
 def deadline_reminders_queue(*, now: datetime) -> list[int]:
-    """Queue a reminder for every player whose deadline is near; returns the games' ids."""
-    candidates = Game.objects.filter(
-        status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + REMINDER_BEFORE
-    ).select_related("orange__profile", "blue__profile")
+    """Queue the deadline reminders due at ``now``; returns the ids of the games reminded.
+
+    Each player chooses hours in ``Profile.reminder_hours`` (``[]``: none). In a game where
+    they are to move, the reminder for ``h`` hours is due once their running clock has at
+    most ``h`` hours left, if the turn gave them more than ``h`` hours. Only the smallest due
+    ``h`` is sent, once per turn (its dedupe key names the ply and ``h``), so a late run
+    sends one email rather than a burst.
+    """
+    games = (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
+        .select_related("orange__profile", "blue__profile")
+        .order_by("deadline", "pk")
+    )
     reminded: list[int] = []
-    for game in candidates:
-        assert game.deadline is not None
-        before = min(REMINDER_BEFORE, (game.deadline - game.turn_started_at) / 2)
-        if now >= game.deadline - before:
-            with transaction.atomic():
-                on_deadline_near(game)
-            reminded.append(game.pk)
+    for game in games:
+        hours = _reminder_due(game, now=now)
+        if hours is None:
+            continue
+        with transaction.atomic():
+            if on_deadline_near(game, hours=hours, now=now):
+                reminded.append(game.pk)
     return reminded
+
+
+def _reminder_due(game: Game, *, now: datetime) -> int | None:
+    """The smallest of the mover's reminder hours that is due now, or None."""
+    chosen = profile_get(user=game.player(game.to_move)).reminder_hours
+    bank = game.time_left(game.to_move)
+    reading = game_clock(game=game, now=now) if chosen and bank is not None else None
+    if reading is None:
+        return None
+    due = [h for h in chosen if reading.time_left <= timedelta(hours=h) < bank]
+    return min(due, default=None)

@@ -185,6 +185,7 @@ def test_me_get(api_client, alice):
         "notify_game_end": True,
         "notify_message": True,
         "email_digest": False,
+        "reminder_hours": [24, 2],
     }
 
 
@@ -533,6 +534,8 @@ def test_openapi_schema_documents_the_endpoints_and_token_scheme():
         "/api/v1/accounts/tokens/",
         "/api/v1/accounts/tokens/{token_id}/",
         "/api/v1/accounts/password-reset/",
+        "/api/v1/accounts/me/vacation/",
+        "/api/v1/accounts/me/vacation/end/",
     }
     token_create = paths["/api/v1/accounts/tokens/"]["post"]
     assert {"basicAuth": []} in token_create["security"]

@@ -35,6 +35,8 @@ def test_create_an_open_seek_with_defaults(alice_api, alice):
         "bank_days": 10,
         "increment_days": 2,
         "max_days": 20,
+        "weekends_off": False,
+        "vacation_allowed": True,
         "description": "3 days per move",
     }
     assert Challenge.objects.get(pk=body["id"]).challenger == alice

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 
 from games import errors, services
-from games.clock import ClockKind, TimeControl, deadline
+from games.clock import ClockKind, TimeControl
 from games.models import Game
 from tests.games.conftest import API, submit
 
@@ -45,11 +45,6 @@ def test_no_time_limit_has_no_clock():
     assert tc.initial is None
     assert tc.after_move(remaining=None, used=100 * DAY) is None
     assert tc.describe() == "no time limit"
-
-
-def test_deadline_is_turn_start_plus_time_left():
-    assert deadline(turn_started=START, remaining=2 * DAY) == START + 2 * DAY
-    assert deadline(turn_started=START, remaining=None) is None
 
 
 @pytest.mark.parametrize(
