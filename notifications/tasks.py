@@ -34,7 +34,7 @@ def send_daily_digests() -> int:
 
 @shared_task
 def send_deadline_reminders() -> int:
-    """Beat, hourly: remind players whose time to move is running out. Returns how many."""
+    """Beat, every 5 minutes: remind players at the times they chose. Returns how many."""
     from django.utils import timezone
 
     from notifications.events import deadline_reminders_queue
