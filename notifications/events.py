@@ -79,6 +79,7 @@ def on_deadline_near(game: Game, *, hours: int, now: datetime) -> bool:
         event=Event.DEADLINE_REMINDER,
         context=context,
         dedupe_key=f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{user.pk}:{hours}h",
+        reply_to=move_reply_context(context, game=game, user=user),
     )
     return row is not None
 

@@ -133,5 +133,5 @@ def test_deadline_reminder_a_day_before_a_three_day_deadline(
         assert send_deadline_reminders.apply().get() == 1
         assert send_deadline_reminders.apply().get() == 0  # already sent
     [email] = mail.outbox
-    assert email.subject == f"23 h 0 min left in game #{game.pk} against bob"
+    assert email.subject.startswith(f"23 h 0 min left in game #{game.pk} against bob [celtic:")
     assert "Deadline: Thu 5 Mar 2026, 09:00 GMT." in email.body  # Europe/Dublin, winter

@@ -45,7 +45,10 @@ def test_a_late_run_sends_only_the_smallest_due_reminder(alice, started):
     assert deadline_reminders_queue(now=T0 + timedelta(days=3) - HOUR) == [started.pk]
     assert reminders() == [f"deadline_reminder:{started.pk}:0:{alice.pk}:2h"]
     email = OutboxEmail.objects.get()
-    assert email.subject == f"1 h 0 min left in game #{started.pk} against bob"
+    assert email.subject.startswith(f"1 h 0 min left in game #{started.pk} against bob [celtic:")
+    token = email.subject.rsplit("[celtic:", 1)[1].rstrip("]")
+    assert email.reply_to == f"moves+{token}@celtic.localhost"  # a reply to it can move
+    assert "You can move by replying to this email" in email.body_text
     assert "You have 1 h 0 min left on your clock" in email.body_text
     assert "Deadline: Thu 5 Mar 2026, 09:00 GMT." in email.body_text  # alice: Europe/Dublin
 
