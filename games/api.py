@@ -49,6 +49,22 @@ def _paginated(view: APIView, request: Request, queryset: Any, serializer: type)
     return paginator.get_paginated_response(serializer(page, many=True).data)
 
 
+class ReadOpenWriteThrottledApi(APIView):
+    """GET for anyone who may see the object; POST for logged-in users, also limited by the
+    view's ``throttle_scope`` (e.g. moves, messages)."""
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(ScopedRateThrottle())
+        return throttles
+
+
 # --- Challenges ---------------------------------------------------------------------------
 
 
@@ -218,21 +234,10 @@ class GameDetailApi(APIView):
         return Response(_game_detail(game, request))
 
 
-class GameMovesApi(APIView):
+class GameMovesApi(ReadOpenWriteThrottledApi):
     """The move list: read it, or append to it."""
 
     throttle_scope = "moves"
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
-
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(ScopedRateThrottle())
-        return throttles
 
     @extend_schema(summary="List the recorded turns", responses={200: s.TurnSerializer(many=True),
                    **_errors(404)}, tags=["games"])
@@ -389,22 +394,11 @@ def _stored_answer(request: Request, key: str, fingerprint: str) -> Response | N
 # --- Messages ---------------------------------------------------------------------------------
 
 
-class GameMessageListCreateApi(APIView):
+class GameMessageListCreateApi(ReadOpenWriteThrottledApi):
     """The messages of a game: read them (anyone who may see the game), or write one."""
 
     pagination_class = Pagination
     throttle_scope = "messages"
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
-
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(ScopedRateThrottle())
-        return throttles
 
     @extend_schema(
         summary="List a game's messages, oldest first",

@@ -6,6 +6,7 @@ show a refused request's ``DomainError.detail`` as a message before redirecting 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -460,37 +461,40 @@ def game_message_post(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_message_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
     """Report a message to the moderators."""
-    try:
-        services.message_report(
-            game_id=game_id,
-            message_id=message_id,
-            reporter=request.user,
-            reason=request.POST.get("reason", ""),
-        )
-    except NotFound as exc:
-        raise Http404(exc.detail) from None
-    except DomainError as exc:
-        messages.error(request, exc.detail)
-    else:
-        messages.success(request, "Thank you: the moderators will look at this message.")
-    return _to_messages(game_id)
+    return _message_action(
+        request,
+        game_id,
+        lambda reason: services.message_report(
+            game_id=game_id, message_id=message_id, reporter=request.user, reason=reason
+        ),
+        done="Thank you: the moderators will look at this message.",
+    )
 
 
 @require_POST
 @login_required
 def game_message_hide(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
     """A moderator hides a message from the page itself (the admin can do it too)."""
+    return _message_action(
+        request,
+        game_id,
+        lambda reason: services.message_hide(
+            game_id=game_id, message_id=message_id, moderator=request.user, reason=reason
+        ),
+        done="The message is hidden; the audit log has your reason.",
+    )
+
+
+def _message_action(
+    request: HttpRequest, game_id: int, action: Callable[[str], object], *, done: str
+) -> HttpResponse:
+    """Run ``action`` with the posted reason; show ``done`` or the refusal on the game page."""
     try:
-        services.message_hide(
-            game_id=game_id,
-            message_id=message_id,
-            moderator=request.user,
-            reason=request.POST.get("reason", ""),
-        )
+        action(request.POST.get("reason", ""))
     except NotFound as exc:
         raise Http404(exc.detail) from None
     except DomainError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, "The message is hidden; the audit log has your reason.")
+        messages.success(request, done)
     return _to_messages(game_id)
