@@ -102,13 +102,14 @@ class ParsedEmail:
 
 def email_parse(raw: bytes) -> ParsedEmail:
     """Read the parts of ``raw`` (an RFC 822 message) that handling a reply needs."""
-    message = BytesParser(policy=policy.default).parsebytes(raw)
+    # NUL is no character of an email, and PostgreSQL text cannot hold it: drop it at once.
+    message = BytesParser(policy=policy.default).parsebytes(raw.replace(b"\x00", b""))
     message_id = " ".join(_raw_header(message, "message-id")[:1]).strip()[:255]
     if not message_id:
         message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
     from_header = " ".join(_raw_header(message, "from"))
     senders = [addr for _, addr in getaddresses([from_header]) if "@" in addr]
-    subject = _decoded_subject(message)
+    subject = _decoded_subject(message).replace("\x00", "")  # an encoded word may hold one
     tokens = [
         token
         for name in RECIPIENT_HEADERS
@@ -122,7 +123,8 @@ def email_parse(raw: bytes) -> ParsedEmail:
         from_header=from_header.strip(),
         subject=subject,
         tokens=list(dict.fromkeys(tokens)),
-        move_text=first_reply_line(_body_text(message)) or subject_move(subject),
+        move_text=first_reply_line(_body_text(message).replace("\x00", ""))
+        or subject_move(subject),
     )
 
 

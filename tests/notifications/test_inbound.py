@@ -372,3 +372,14 @@ def test_a_digest_lists_turns_without_their_reply_tags(alice, game):
     digest = OutboxEmail.objects.get(event="daily_digest")
     assert f"- Your move against bob (game #{game.pk})\n" in digest.body_text
     assert "[celtic:" not in digest.body_text and digest.reply_to == ""
+
+
+def test_nul_characters_in_an_encoded_subject_are_dropped_before_storing():
+    raw = (
+        b"From: nobody@example.com\r\nTo: moves@celtic.localhost\r\n"
+        b"Subject: =?utf-8?q?f5=00_NE?=\r\nMessage-ID: <nul-subject@example.com>\r\n\r\n"
+    )
+    record = inbound_email_receive(raw=raw)
+    record.refresh_from_db()  # PostgreSQL refuses NUL in text: the row must have been stored
+    assert record.subject == "f5 NE"
+    assert record.outcome == "malformed"
