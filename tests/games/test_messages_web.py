@@ -281,3 +281,14 @@ def test_the_annul_action_still_asks_for_a_reason(game):
     game.refresh_from_db()
     assert game.status == Game.Status.ANNULLED
     assert AuditEntry.objects.get().reason == "Cheating"
+
+
+def test_the_panel_names_players_by_their_display_name(hello, bob):
+    profile = hello.author.profile
+    profile.display_name = "Alice Ó Briain"
+    profile.save(update_fields=["display_name"])
+
+    html = page(logged_in(bob), hello.game)
+
+    assert ">Alice Ó Briain</span>" in html
+    assert "Write to Alice Ó Briain" in html
