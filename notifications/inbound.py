@@ -35,13 +35,12 @@ from games.rules.errors import Rule
 from games.rules.render import describe_result, render_state
 from games.selectors import game_position
 from games.services import move_submit
+from notifications.events import move_reply_context
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import (
     SUBJECT_TAG,
     ReplyToken,
     ReplyTokenError,
-    reply_address,
-    reply_token_make,
     reply_token_parse,
     tokens_in_address,
 )
@@ -339,9 +338,7 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         game.refresh_from_db()
         context.update(_position_context(game, user=user))
         if game.is_active and game.to_move == game.player_side(user):
-            token = reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
-            reply_to = reply_address(token)
-            context["reply_token"] = token if reply_to else ""
+            reply_to = move_reply_context(context, game=game, user=user)
     return notify(
         user=user,
         event=OutboxEmail.Event.EMAIL_MOVE_REPLY,
