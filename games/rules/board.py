@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from games.rules.errors import NotationError
+from games.rules.errors import NotationError, quote
 from games.rules.tiles import Colour, Orientation, Shape, Side
 
 BOARD_SIZE: Final = 9
@@ -64,7 +64,7 @@ class Cell(NamedTuple):
             and 1 <= int(word[1]) <= BOARD_SIZE
         ):
             return cls(FILES.index(word[0]), int(word[1]) - 1)
-        raise NotationError(f"{text!r} is not a cell: {CELL_EXPECTED}")
+        raise NotationError(f"{quote(text)} is not a cell: {CELL_EXPECTED}")
 
 
 START_CELL: Final = Cell(4, 4)

@@ -35,7 +35,7 @@ from games.rules.puzzles import (
     find_easy,
     find_hard,
 )
-from games.rules.record import GameRecord, RecordError
+from games.rules.record import MAX_RECORD_CHARS, GameRecord, RecordError
 from games.rules.render import describe_result, render_layout, render_state
 from games.rules.state import GameState, Variant, random_playout
 from games.rules.tiles import orientation
@@ -244,12 +244,14 @@ def load_state(path: str) -> GameState:
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_RECORD_CHARS + 1)
         else:
             with open(path, encoding="utf-8") as file:
-                text = file.read()
+                text = file.read(MAX_RECORD_CHARS + 1)
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"cannot read {name}: {_os_reason(error)}") from None
+    if len(text) > MAX_RECORD_CHARS:  # read no further than the limit
+        raise CommandError(f"{name}: the record is longer than {MAX_RECORD_CHARS:,} characters")
     if not text.strip():
         raise CommandError(f"{name}: the record is empty")
     try:

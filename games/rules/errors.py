@@ -7,6 +7,19 @@ one thing; callers who care why read ``IllegalMoveError.rule``.
 from __future__ import annotations
 
 import enum
+from typing import Final
+
+QUOTE_LIMIT: Final = 40
+"""The most characters of the input an error message quotes."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for a message, with a long string (or repr) cut to ``limit`` characters
+    and ``…`` marking the cut, so that messages about huge input stay short."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "…")
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class NotationError(ValueError):

@@ -4,6 +4,9 @@ A move is written as its cell, its open sides in N E S W order, and an optional 
 neutral tile: ``f5 NE`` (a bend of the mover's colour on f5, open north and east),
 ``d5 NESW n`` (the neutral cross). Parsing accepts any case, the side letters in any order,
 and extra spaces between and around the words; the open sides must be written as one word.
+Text that could be read two ways is refused: ``f5 N E`` (is ``E`` a side?) and ``d5 EWn``
+(is the last letter the north side or the neutral marker?). Messages quote at most a short
+part of the input.
 Moves carry no colour: a non-neutral move places a tile of the mover's colour.
 
 A game history is a sequence of turns, strictly alternating Orange, Blue, Orange, ...:
@@ -19,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.rules.board import Cell
-from games.rules.errors import NotationError
+from games.rules.errors import NotationError, quote
 from games.rules.tiles import PLAYERS, Colour, Orientation, Shape, Side, orientation, sides_to_text
 
 MOVE_EXPECTED = (
@@ -74,26 +77,41 @@ class Move:
             raise NotationError(f"empty move: {MOVE_EXPECTED}")
 
         def fail(problem: str) -> NotationError:
-            return NotationError(f"{text.strip()!r} is not a move: {problem}; {MOVE_EXPECTED}")
+            return NotationError(f"{quote(text.strip())} is not a move: {problem}; {MOVE_EXPECTED}")
 
         try:
             cell = Cell.parse(words[0])
         except NotationError:
-            raise fail(f"{words[0]!r} is not a cell on the board") from None
+            raise fail(f"{quote(words[0])} is not a cell on the board") from None
         if len(words) == 1:
             raise fail("it has no open sides")
+        sides = words[1]
+        if _neutral_marker_glued(sides):
+            upper = sides.upper()
+            raise fail(
+                f"{quote(sides)} is ambiguous: write {quote(upper)} for the open sides, "
+                f"or {quote(upper[:-1] + ' n')} for a neutral tile"
+            )
         mask = 0
-        for letter in words[1].upper():
+        for letter in sides.upper():
             side = _SIDE_LETTERS.get(letter)
             if side is None:
-                raise fail(f"{letter!r} in {words[1]!r} is not a side")
+                raise fail(f"{letter!r} in {quote(sides)} is not a side")
             if mask & side.bit:
-                raise fail(f"the side {letter} appears twice in {words[1]!r}")
+                raise fail(f"the side {letter} appears twice in {quote(sides)}")
             mask |= side.bit
         extra = words[2:]
         if len(extra) > 1 or (extra and extra[0].lower() not in _NEUTRAL_WORDS):
-            raise fail(f"unexpected {' '.join(extra)!r} after the sides {words[1]!r}")
+            raise fail(f"unexpected {quote(' '.join(extra))} after the sides {quote(sides)}")
         return cls(cell, mask, bool(extra))
+
+
+def _neutral_marker_glued(sides: str) -> bool:
+    """True for a sides word whose last letter is an N in another case than the letter before
+    it (``EWn``, ``ewN``): it could be the north side or the neutral marker ``n``."""
+    if len(sides) < 2 or sides[-1] not in "nN":
+        return False
+    return sides[-1].isupper() != sides[-2].isupper()
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +159,12 @@ def parse_turn(text: str, player: Colour) -> Turn:
     first = words[0].lower()
     if first == "pass":
         if len(words) > 1:
-            raise NotationError(f"{text.strip()!r}: nothing may follow 'pass'; {TURN_EXPECTED}")
+            raise NotationError(
+                f"{quote(text.strip())}: nothing may follow 'pass'; {TURN_EXPECTED}"
+            )
         return Pass(player)
     if first == "forfeit":
         if len(words) == 1:
-            raise NotationError(f"{text.strip()!r}: 'forfeit' needs the move; {TURN_EXPECTED}")
+            raise NotationError(f"{quote(text.strip())}: 'forfeit' needs the move; {TURN_EXPECTED}")
         return Forfeit(player, Move.parse(" ".join(words[1:])))
     return Move.parse(text)

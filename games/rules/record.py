@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from games.rules.errors import IllegalMoveError, NotationError, Rule
+from games.rules.errors import IllegalMoveError, NotationError, Rule, quote
 from games.rules.notation import Turn, parse_turn, turn_label
 from games.rules.state import GameState, Variant
 from games.rules.tiles import PLAYERS
@@ -57,7 +57,17 @@ ROSTER: Final = ("Event", "Site", "Date", "Orange", "Blue", "Variant", "Result")
 UNKNOWN: Final = {"Date": "????.??.??"}
 """Placeholder for a missing roster header (``?`` if not listed)."""
 
-_HEADER_NAME = re.compile(r"[A-Za-z0-9_]+")
+MAX_RECORD_CHARS: Final = 100_000
+"""The longest record text (or JSON text) read; longer input is refused before parsing."""
+MAX_TURNS: Final = 1_000
+"""The most turns a record may hold (a real game has a few dozen)."""
+MAX_HEADERS: Final = 100
+MAX_HEADER_CHARS: Final = 1_000
+"""The longest header value."""
+FIELDS: Final = ("format", "headers", "variant", "turns", "result")
+"""The members of a JSON record, all required but ``headers``."""
+
+_HEADER_NAME = re.compile(r"[A-Za-z0-9_]{1,40}")
 _HEADER_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]')
 _MOVE_NUMBER = re.compile(r"(\d+)\.")
 
@@ -89,17 +99,26 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if self.result not in RESULTS:
-            raise RecordError(f"unknown result {self.result!r}: expected one of {RESULTS}")
+            raise RecordError(f"unknown result {quote(self.result)}: expected one of {RESULTS}")
+        _check_count("headers", len(self.headers), MAX_HEADERS)
         for name, value in self.headers.items():
             if not _HEADER_NAME.fullmatch(name):
-                raise RecordError(f"bad header name {name!r}: expected letters, digits and _")
+                raise RecordError(
+                    f"bad header name {quote(name)}: expected up to 40 letters, digits and _"
+                )
             if "\n" in value or "\r" in value:
                 raise RecordError(f"the {name} header holds a line break")
+            if len(value) > MAX_HEADER_CHARS:
+                raise RecordError(
+                    f"the {name} header is {len(value):,} characters long: "
+                    f"expected at most {MAX_HEADER_CHARS:,}"
+                )
+        _check_count("turns", len(self.turns), MAX_TURNS)
         given = {"Variant": self.variant.name, "Result": self.result}
         for name, value in given.items():
             if self.headers.get(name, value) != value:
                 raise RecordError(
-                    f"the {name} header says {self.headers[name]!r} but the record's "
+                    f"the {name} header says {quote(self.headers[name])} but the record's "
                     f"{name.lower()} is {value!r}"
                 )
         headers = {name: self.headers.get(name, UNKNOWN.get(name, "?")) for name in ROSTER}
@@ -160,29 +179,38 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
+        """Read the parsed JSON form, strictly: every member of its JSON type, none unknown."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"the record must be an object, not {_kind(data)}: {_EXPECTED}")
+        _check_members("", data, FIELDS)
         if data.get("format") != FORMAT:
-            raise RecordError(f"unknown record format {data.get('format')!r}: expected {FORMAT!r}")
-        try:
-            headers = {str(k): str(v) for k, v in dict(data.get("headers", {})).items()}
-            variant = Variant(window_forfeit=bool(data["variant"]["window_forfeit"]))
-            texts = [str(text) for text in data["turns"]]
-            result = str(data["result"])
-        except (KeyError, TypeError, ValueError) as error:
             raise RecordError(
-                f"malformed record ({error!r}): expected format, headers, "
-                "variant.window_forfeit, turns and result"
-            ) from None
+                f"unknown record format {quote(data.get('format'))}: expected {FORMAT!r}"
+            )
+        headers = _typed(data, "headers", dict, "an object of strings", default={})
+        _check_count("headers", len(headers), MAX_HEADERS)
+        for name, value in headers.items():
+            _check_type(f"headers.{name[:40]}", value, str, "every header value as a string")
+        variant = _typed(data, "variant", dict, 'an object like {"window_forfeit": false}')
+        _check_members("variant.", variant, ("window_forfeit",))
+        window_forfeit = _typed(variant, "window_forfeit", bool, "true or false", "variant.")
+        texts = _typed(data, "turns", list, 'the turns in notation, like ["f5 NE", "pass"]')
+        _check_count("turns", len(texts), MAX_TURNS)
+        for index, text in enumerate(texts):
+            _check_type(f"turns[{index}]", text, str, "each turn in notation, like 'f5 NE'")
+        result = _typed(data, "result", str, f"one of {', '.join(RESULTS)}")
         turns = []
         for index, text in enumerate(texts):
             try:
                 turns.append(parse_turn(text, PLAYERS[index % 2]))
             except NotationError as error:
-                raise RecordError(f"{turn_label(index, repr(text))}: {error}") from None
-        return cls(headers, variant, tuple(turns), result)
+                raise RecordError(f"{turn_label(index, quote(text))}: {error}") from None
+        return cls(headers, Variant(window_forfeit=window_forfeit), tuple(turns), result)
 
     @classmethod
     def from_json(cls, data: str | Mapping[str, Any]) -> GameRecord:
         if isinstance(data, str):
+            _check_length(data)
             try:
                 data = json.loads(data)
             except json.JSONDecodeError as error:
@@ -204,6 +232,7 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
+        _check_length(text)
         lines = text.strip().splitlines()
         headers: dict[str, str] = {}
         body_start = 0
@@ -215,7 +244,7 @@ class GameRecord:
             match = _HEADER_LINE.fullmatch(line)
             if match is None:
                 raise RecordError(
-                    f'line {number + 1}: {line!r} is not a header: expected [Name "value"]'
+                    f'line {number + 1}: {quote(line)} is not a header: expected [Name "value"]'
                 )
             headers[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         else:
@@ -229,7 +258,8 @@ class GameRecord:
                 raise RecordError(f"the record has no result: expected it to end with {RESULTS}")
         elif headers.get("Result", result) != result:
             raise RecordError(
-                f"the Result header says {headers['Result']!r} but the moves end with {result!r}"
+                f"the Result header says {quote(headers['Result'])} but the moves end with "
+                f"{result!r}"
             )
         variant_name = headers.get("Variant", "standard")
         try:
@@ -248,10 +278,10 @@ def _parse_movetext(words: list[str]) -> tuple[Turn, ...]:
         word = words[at]
         number = _MOVE_NUMBER.fullmatch(word)
         if number:
-            if index % 2 or int(number[1]) != index // 2 + 1:
+            if index % 2 or number[1].lstrip("0") != str(index // 2 + 1):
                 player = PLAYERS[index % 2].name.title()
                 raise RecordError(
-                    f"unexpected move number {word!r}: the next turn is move "
+                    f"unexpected move number {quote(word)}: the next turn is move "
                     f"{index // 2 + 1} ({player})"
                 )
             at += 1
@@ -268,10 +298,84 @@ def _parse_movetext(words: list[str]) -> tuple[Turn, ...]:
         try:
             turn = parse_turn(turn_text, PLAYERS[index % 2])
         except NotationError as error:
-            raise RecordError(f"{turn_label(index, repr(turn_text))}: {error}") from None
+            raise RecordError(f"{turn_label(index, quote(turn_text))}: {error}") from None
         turns.append(turn)
         at = end
     return tuple(turns)
+
+
+_EXPECTED = "expected an object with " + ", ".join(FIELDS)
+
+
+def _kind(value: object) -> str:
+    """How a message names the JSON type of ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+_TYPE_NAMES: Final = {
+    str: "a string",
+    list: "a list of strings",
+    dict: "an object",
+    bool: "true or false",
+}
+
+
+def _check_type(path: str, value: object, kind: type, expected: str) -> None:
+    if not isinstance(value, kind):
+        raise RecordError(
+            f"{path} must be {_TYPE_NAMES[kind]}, not {_kind(value)}: expected {expected}"
+        )
+
+
+def _typed(
+    data: Mapping[str, Any],
+    name: str,
+    kind: type,
+    expected: str,
+    prefix: str = "",
+    default: Any = None,
+) -> Any:
+    """``data[name]``, checked to be of JSON type ``kind``; missing: ``default`` if given."""
+    if name not in data:
+        if default is not None:
+            return default
+        raise RecordError(f"{prefix}{name} is missing: expected {expected}")
+    _check_type(prefix + name, data[name], kind, expected)
+    return data[name]
+
+
+def _check_members(prefix: str, data: Mapping[str, Any], known: tuple[str, ...]) -> None:
+    for name in data:
+        if name not in known:
+            raise RecordError(
+                f"unknown field {quote(prefix + str(name))}: expected only "
+                + ", ".join(prefix + k for k in known)
+            )
+
+
+def _check_count(what: str, count: int, limit: int) -> None:
+    if count > limit:
+        raise RecordError(f"the record has {count:,} {what}: expected at most {limit:,}")
+
+
+def _check_length(text: str) -> None:
+    """Refuse oversized input before any parsing."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            f"the record is {len(text):,} characters long: expected at most {MAX_RECORD_CHARS:,}"
+        )
 
 
 def _escape(value: str) -> str:

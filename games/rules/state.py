@@ -35,7 +35,7 @@ from games.rules.board import (
     Tile,
     cell_index,
 )
-from games.rules.errors import IllegalMoveError, NotationError, Rule
+from games.rules.errors import IllegalMoveError, NotationError, Rule, quote
 from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn, turn_label
 from games.rules.scoring import Result, result_of_grid
 from games.rules.tiles import (
@@ -110,7 +110,9 @@ class Variant:
             return cls()
         if word == "window-forfeit":
             return cls(window_forfeit=True)
-        raise NotationError(f"unknown variant {name!r}: expected 'standard' or 'window-forfeit'")
+        raise NotationError(
+            f"unknown variant {quote(name)}: expected 'standard' or 'window-forfeit'"
+        )
 
 
 class GameState:

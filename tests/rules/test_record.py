@@ -196,7 +196,7 @@ def test_text_errors(text: str, problem: str) -> None:
         ("not json", "the record is not JSON"),
         ("[1]", "not a JSON object"),
         ('{"format": "pgn"}', "unknown record format 'pgn'"),
-        (json.dumps({"format": FORMAT, "headers": {}}), "malformed record"),
+        (json.dumps({"format": FORMAT, "headers": {}}), "variant is missing: expected"),
     ],
 )
 def test_json_errors(data: str, problem: str) -> None:
