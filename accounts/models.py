@@ -69,6 +69,16 @@ class Profile(models.Model):
         help_text="Collects the notifications above into one email a day.",
     )
 
+    class Meta:
+        # Permissions over users live here: ``auth.User`` is Django's and takes none of ours.
+        # Each is checked by a service in accounts/services.py, and by its admin action.
+        permissions = [
+            ("suspend_user", "Can suspend users (moderators)"),
+            ("reactivate_user", "Can reactivate suspended users (moderators)"),
+            ("grant_staff", "Can grant and revoke staff status"),
+            ("change_user_groups", "Can add users to groups and remove them"),
+        ]
+
     def __str__(self) -> str:
         return self.name
 
@@ -103,6 +113,7 @@ class ApiToken(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = "API token"
+        permissions = [("revoke_apitoken", "Can revoke other users' API tokens (moderators)")]
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "name"],

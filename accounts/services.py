@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, Group
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Profile, Vacation, api_token_hash
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
+from accounts.signals import user_suspended
 from accounts.validators import validate_country, validate_time_zone
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
 from moderation.models import AuditAction
@@ -33,8 +34,6 @@ User = get_user_model()
 
 # ``last_used_at`` is a hint for the owner, not a log: write it at most this often per token.
 API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
-# The permission a moderator needs to suspend or reactivate users.
-SUSPEND_PERMISSION = "auth.change_user"
 
 DUPLICATE_TOKEN_NAME = "You already have an active token with this name; pick another."
 
@@ -324,50 +323,229 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
     )
 
 
-# --- Suspension ---------------------------------------------------------------------------
+# --- Suspension, staff, superusers and groups ----------------------------------------------
+# Every change to who may do what goes through here: the admin shows these flags read-only.
+# Rules for all of them: the actor is active staff holding the permission, never acts on
+# themselves, only a superuser touches a superuser, and a reason goes into the audit log.
+
+SUSPEND_PERMISSION = "accounts.suspend_user"
+REACTIVATE_PERMISSION = "accounts.reactivate_user"
+STAFF_PERMISSION = "accounts.grant_staff"
+GROUPS_PERMISSION = "accounts.change_user_groups"
+SUPERUSER = "superuser"  # not a permission: only superusers grant or revoke it
 
 
-def _check_may_moderate(*, user: AbstractUser, actor: AbstractUser, reason: str) -> str:
-    if not (actor.is_active and actor.is_staff and actor.has_perm(SUSPEND_PERMISSION)):
-        raise NotPermitted("Only moderators may suspend or reactivate users.")
+def _check_may_moderate(
+    *, user: AbstractUser, actor: AbstractUser, reason: str, permission: str, what: str
+) -> str:
+    """The reason, stripped, if ``actor`` may ``what`` ``user``; else a domain error."""
+    allowed = actor.is_superuser if permission == SUPERUSER else actor.has_perm(permission)
+    if not (actor.is_active and actor.is_staff and allowed):
+        if permission == SUPERUSER:
+            raise NotPermitted(f"Only a superuser may {what} users.")
+        raise NotPermitted(f"Only moderators may {what} users.")
     if user.pk == actor.pk:
-        raise NotPermitted("You cannot suspend or reactivate yourself.")
+        raise NotPermitted(f"You cannot {what} yourself.")
     if user.is_superuser and not actor.is_superuser:
-        raise NotPermitted(f"Only a superuser may suspend or reactivate {user.get_username()}.")
+        raise NotPermitted(f"Only a superuser may {what} {user.get_username()}.")
     reason = reason.strip()
     if not reason:
         raise DomainError("Give a reason: it goes into the audit log.", code="reason_required")
     return reason
 
 
-@transaction.atomic
-def user_suspend(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
-    """Deactivate the account: no logins, no sessions, no API tokens until reactivated."""
-    reason = _check_may_moderate(user=user, actor=actor, reason=reason)
+def _set_flag(
+    *,
+    user: AbstractUser,
+    actor: AbstractUser,
+    reason: str,
+    permission: str,
+    what: str,
+    changes: dict[str, bool],
+    refusal: str,
+    action: AuditAction,
+    data: Callable[[AbstractUser], dict[str, Any]] | None = None,
+) -> AbstractUser:
+    """Check the rules, lock the user, set ``changes`` (``refusal`` if the first already holds)
+    and audit ``action``."""
+    reason = _check_may_moderate(
+        user=user, actor=actor, reason=reason, permission=permission, what=what
+    )
     user = User.objects.select_for_update().get(pk=user.pk)
-    if not user.is_active:
-        raise Conflict(f"{user.get_username()} is already suspended.")
-    user.is_active = False
-    user.save(update_fields=["is_active"])
-    active_tokens = ApiToken.objects.filter(user=user, revoked_at=None).count()
+    field, value = next(iter(changes.items()))
+    if getattr(user, field) == value:
+        raise Conflict(refusal.format(name=user.get_username()))
+    for name, new in changes.items():
+        setattr(user, name, new)
+    user.save(update_fields=list(changes))
     audit_record(
-        actor=actor,
-        action=AuditAction.USER_SUSPEND,
-        target=user,
-        reason=reason,
-        data={"active_api_tokens": active_tokens},
+        actor=actor, action=action, target=user, reason=reason, data=data(user) if data else None
     )
     return user
 
 
 @transaction.atomic
+def user_suspend(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
+    """Deactivate the account: no logins, no sessions, no API tokens until reactivated.
+
+    Subscribers of ``accounts.signals.user_suspended`` act in the same transaction (the games
+    app closes the user's open challenges and seeks).
+    """
+    user = _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=SUSPEND_PERMISSION,
+        what="suspend or reactivate",
+        changes={"is_active": False},
+        refusal="{name} is already suspended.",
+        action=AuditAction.USER_SUSPEND,
+        data=lambda u: {
+            "active_api_tokens": ApiToken.objects.filter(user=u, revoked_at=None).count()
+        },
+    )
+    user_suspended.send(sender=User, user=user, actor=actor, reason=reason.strip())
+    return user
+
+
+@transaction.atomic
 def user_reactivate(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
-    """Undo a suspension; the user's unrevoked API tokens work again."""
-    reason = _check_may_moderate(user=user, actor=actor, reason=reason)
+    """Undo a suspension; the user's unrevoked API tokens work again (closed challenges stay
+    closed)."""
+    return _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=REACTIVATE_PERMISSION,
+        what="suspend or reactivate",
+        changes={"is_active": True},
+        refusal="{name} is not suspended.",
+        action=AuditAction.USER_REACTIVATE,
+    )
+
+
+@transaction.atomic
+def user_staff_grant(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
+    """Let ``user`` log into the admin; what they may do there comes from their groups."""
+    return _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=STAFF_PERMISSION,
+        what="change the staff status of",
+        changes={"is_staff": True},
+        refusal="{name} is already staff.",
+        action=AuditAction.USER_STAFF_GRANT,
+    )
+
+
+@transaction.atomic
+def user_staff_revoke(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
+    """Shut ``user`` out of the admin (their groups stay, and count again if re-granted)."""
+    return _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=STAFF_PERMISSION,
+        what="change the staff status of",
+        changes={"is_staff": False},
+        refusal="{name} is not staff.",
+        action=AuditAction.USER_STAFF_REVOKE,
+    )
+
+
+@transaction.atomic
+def user_superuser_grant(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
+    """Make ``user`` a superuser (and staff): superusers only."""
+    return _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=SUPERUSER,
+        what="change the superuser status of",
+        changes={"is_superuser": True, "is_staff": True},
+        refusal="{name} is already a superuser.",
+        action=AuditAction.USER_SUPERUSER_GRANT,
+    )
+
+
+@transaction.atomic
+def user_superuser_revoke(*, user: AbstractUser, actor: AbstractUser, reason: str) -> AbstractUser:
+    """Take superuser status away (staff status stays): superusers only."""
+    return _set_flag(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=SUPERUSER,
+        what="change the superuser status of",
+        changes={"is_superuser": False},
+        refusal="{name} is not a superuser.",
+        action=AuditAction.USER_SUPERUSER_REVOKE,
+    )
+
+
+def _permission_names(group: Group) -> list[str]:
+    return sorted(
+        f"{app_label}.{codename}"
+        for app_label, codename in group.permissions.values_list(
+            "content_type__app_label", "codename"
+        )
+    )
+
+
+@transaction.atomic
+def user_group_add(
+    *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str
+) -> AbstractUser:
+    """Put ``user`` in ``group``; the actor must hold every permission the group gives."""
+    reason = _check_may_moderate(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=GROUPS_PERMISSION,
+        what="change the groups of",
+    )
+    lacking = [name for name in _permission_names(group) if not actor.has_perm(name)]
+    if lacking:
+        raise NotPermitted(
+            f"You cannot add anyone to {group.name}: it gives permissions you do not hold "
+            f"({', '.join(lacking)})."
+        )
     user = User.objects.select_for_update().get(pk=user.pk)
-    if user.is_active:
-        raise Conflict(f"{user.get_username()} is not suspended.")
-    user.is_active = True
-    user.save(update_fields=["is_active"])
-    audit_record(actor=actor, action=AuditAction.USER_REACTIVATE, target=user, reason=reason)
+    if user.groups.filter(pk=group.pk).exists():
+        raise Conflict(f"{user.get_username()} is already in {group.name}.")
+    user.groups.add(group)
+    audit_record(
+        actor=actor,
+        action=AuditAction.USER_GROUP_ADD,
+        target=user,
+        reason=reason,
+        data={"group": group.name, "group_id": group.pk},
+    )
+    return user
+
+
+@transaction.atomic
+def user_group_remove(
+    *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str
+) -> AbstractUser:
+    """Take ``user`` out of ``group``."""
+    reason = _check_may_moderate(
+        user=user,
+        actor=actor,
+        reason=reason,
+        permission=GROUPS_PERMISSION,
+        what="change the groups of",
+    )
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.groups.filter(pk=group.pk).exists():
+        raise Conflict(f"{user.get_username()} is not in {group.name}.")
+    user.groups.remove(group)
+    audit_record(
+        actor=actor,
+        action=AuditAction.USER_GROUP_REMOVE,
+        target=user,
+        reason=reason,
+        data={"group": group.name, "group_id": group.pk},
+    )
     return user

@@ -13,7 +13,7 @@ from django.template.response import TemplateResponse
 from django.utils.text import Truncator
 
 from celticsite.errors import DomainError
-from games import services
+from games import selectors, services
 from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result
 
 
@@ -116,7 +116,15 @@ class GameAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    @admin.action(description="Annul selected games (asks for a reason)")
+    # Each action has its own permission (games.annul_game, games.adjudicate_game): Django
+    # offers an action, and runs it on POST (reason page included), only if it passes.
+    def has_annul_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.annul_game")
+
+    def has_adjudicate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.adjudicate_game")
+
+    @admin.action(description="Annul selected games (asks for a reason)", permissions=["annul"])
     def annul(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         def apply(game: Game, *, actor: object, reason: str) -> None:
             services.game_annul(game_id=game.pk, actor=actor, reason=reason)
@@ -132,7 +140,10 @@ class GameAdmin(admin.ModelAdmin):
             describe=_describe_game,
         )
 
-    @admin.action(description="Adjudicate selected games (asks for result and reason)")
+    @admin.action(
+        description="Adjudicate selected games (asks for result and reason)",
+        permissions=["adjudicate"],
+    )
     def adjudicate(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         def apply(game: Game, *, actor: object, reason: str, result: str) -> None:
             services.game_adjudicate(game_id=game.pk, actor=actor, result=result, reason=reason)
@@ -237,7 +248,10 @@ class GameMessageAdmin(admin.ModelAdmin):
     def open_reports(self, message: GameMessage) -> str:
         return f"{message.open_report_count} ({message.report_count})"  # type: ignore[attr-defined]
 
-    @admin.action(description="Hide selected messages (asks for a reason)")
+    def has_hide_permission(self, request: HttpRequest) -> bool:
+        return selectors.user_moderates_messages(user=request.user)
+
+    @admin.action(description="Hide selected messages (asks for a reason)", permissions=["hide"])
     def hide(self, request: HttpRequest, queryset: QuerySet[GameMessage]) -> HttpResponse | None:
         def apply(message: GameMessage, *, actor: object, reason: str) -> None:
             services.message_hide(

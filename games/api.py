@@ -456,7 +456,7 @@ class GameMessageHideApi(APIView):
 
     @extend_schema(
         summary="Hide a message (moderators)",
-        description="Staff with the `games.change_gamemessage` permission. The reason goes "
+        description="Staff with the `games.hide_gamemessage` permission. The reason goes "
         "to the audit log; the message's open reports are resolved.",
         request=s.MessageHideInputSerializer,
         responses={200: s.MessageOutputSerializer, **_errors(400, 401, 403, 404, 409)},

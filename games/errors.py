@@ -40,6 +40,16 @@ class ChallengeNotOpen(Conflict):
     code = "challenge_not_open"
 
 
+class ChallengerSuspended(Conflict):
+    """The challenge is still listed as open but its author is suspended."""
+
+    code = "challenger_suspended"
+
+
+class AccountSuspended(NotPermitted):
+    code = "account_suspended"
+
+
 class GameNotFound(NotFound):
     code = "game_not_found"
 

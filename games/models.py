@@ -186,6 +186,10 @@ class Game(TimeControlFields):
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [
+            ("annul_game", "Can annul games (moderators)"),
+            ("adjudicate_game", "Can adjudicate games (moderators)"),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(orange=models.F("blue")), name="game_two_players"),
             models.CheckConstraint(
@@ -315,6 +319,7 @@ class GameMessage(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        permissions = [("hide_gamemessage", "Can hide game messages (moderators)")]
         indexes = [models.Index(fields=["game", "created_at"])]
 
     def __str__(self) -> str:

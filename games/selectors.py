@@ -96,8 +96,10 @@ def game_record(*, game: Game) -> GameRecord:
 
 
 def challenge_list_open(*, exclude_user: AnyUser | None = None) -> QuerySet[Challenge]:
-    """Open seeks that anyone may accept, newest first."""
-    seeks = Challenge.objects.filter(status=Challenge.Status.OPEN, opponent__isnull=True)
+    """Open seeks that anyone may accept, newest first (none by a suspended player)."""
+    seeks = Challenge.objects.filter(
+        status=Challenge.Status.OPEN, opponent__isnull=True, challenger__is_active=True
+    )
     if exclude_user is not None and exclude_user.is_authenticated:
         seeks = seeks.exclude(challenger=exclude_user)
     return seeks.select_related("challenger")
@@ -158,11 +160,11 @@ def game_clock(*, game: Game, now: datetime) -> ClockReading | None:
 
 # --- Messages ---------------------------------------------------------------------------------
 
-MESSAGE_MODERATOR_PERMISSION = "games.change_gamemessage"
+MESSAGE_MODERATOR_PERMISSION = "games.hide_gamemessage"
 
 
 def user_moderates_messages(*, user: AnyUser) -> bool:
-    """Moderators of messages: active staff with the permission to change game messages."""
+    """Moderators of messages: active staff with the permission to hide game messages."""
     return bool(
         user.is_authenticated
         and user.is_active

@@ -102,9 +102,16 @@ def challenge_accept(
     """Accept an open seek or a challenge addressed to ``user``; the game starts at once."""
     challenge = _challenge_locked(challenge_id)
     _require_open(challenge)
+    if not user.is_active:
+        raise errors.AccountSuspended("Your account is suspended: you cannot start games.")
     if challenge.challenger_id == user.pk:
         raise errors.NotPermitted(
             "You cannot accept your own challenge; cancel it instead.", code="own_challenge"
+        )
+    if not challenge.challenger.is_active:
+        raise errors.ChallengerSuspended(
+            f"Challenge #{challenge.pk} cannot be accepted: "
+            f"{challenge.challenger.get_username()}'s account is suspended."
         )
     if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
         raise errors.NotPermitted(
@@ -158,6 +165,33 @@ def challenge_cancel(*, challenge_id: int, user: User) -> Challenge:
             "Only the challenger can cancel a challenge.", code="not_your_challenge"
         )
     return _challenge_close(challenge, Challenge.Status.CANCELLED)
+
+
+@transaction.atomic
+def challenge_close_all_for_suspended(
+    *, user: User, actor: User, reason: str, now: datetime | None = None
+) -> list[int]:
+    """Cancel every open challenge ``user`` made or received, so none can start a game while
+    they are suspended; one audit entry lists them. Answers the closed challenges' ids."""
+    from moderation.models import AuditAction
+    from moderation.services import audit_record
+
+    open_ones = Challenge.objects.select_for_update().filter(
+        Q(challenger=user) | Q(opponent=user), status=Challenge.Status.OPEN
+    )
+    ids = sorted(open_ones.values_list("pk", flat=True))
+    if ids:
+        Challenge.objects.filter(pk__in=ids).update(
+            status=Challenge.Status.CANCELLED, decided_at=now or timezone.now()
+        )
+        audit_record(
+            actor=actor,
+            action=AuditAction.CHALLENGES_CLOSE,
+            target=user,
+            reason=reason,
+            data={"challenge_ids": ids},
+        )
+    return ids
 
 
 def _challenge_close(challenge: Challenge, status: str) -> Challenge:
@@ -379,6 +413,7 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
     """A moderator voids a game: it stays visible but counts for nothing."""
     from moderation.services import audit_record
 
+    _require_moderator(actor, "games.annul_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     if game.status == Game.Status.ANNULLED:
@@ -406,6 +441,7 @@ def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> G
         raise errors.DomainError(
             f"result {result!r} is not one of 1-0, 0-1, 1/2-1/2.", code="invalid_result"
         )
+    _require_moderator(actor, "games.adjudicate_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     previous = {"status": game.status, "result": game.result}
@@ -437,6 +473,15 @@ def _ratings_changed(game: Game, *, previous_status: str) -> None:
         rating_game_finished(game=game)
     elif previous_status != Game.Status.ACTIVE or game.status == Game.Status.FINISHED:
         rating_game_changed(game=game)
+
+
+def _require_moderator(actor: User, permission: str) -> None:
+    """Active staff holding ``permission`` (the admin checks it too, before offering)."""
+    if not (actor.is_active and actor.is_staff and actor.has_perm(permission)):
+        raise errors.NotPermitted(
+            f"Only moderators with the {permission} permission can do this.",
+            code="not_a_moderator",
+        )
 
 
 def _require_reason(reason: str) -> str:

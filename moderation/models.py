@@ -22,6 +22,13 @@ class AuditAction(models.TextChoices):
     GAME_ANNUL = "game_annul", "Game annulled"
     GAME_ADJUDICATE = "game_adjudicate", "Game adjudicated"
     MESSAGE_HIDE = "message_hide", "Message hidden"
+    USER_STAFF_GRANT = "user_staff_grant", "Staff status granted"
+    USER_STAFF_REVOKE = "user_staff_revoke", "Staff status revoked"
+    USER_SUPERUSER_GRANT = "user_superuser_grant", "Superuser status granted"
+    USER_SUPERUSER_REVOKE = "user_superuser_revoke", "Superuser status revoked"
+    USER_GROUP_ADD = "user_group_add", "User added to a group"
+    USER_GROUP_REMOVE = "user_group_remove", "User removed from a group"
+    CHALLENGES_CLOSE = "challenges_close", "Open challenges closed (user suspended)"
     OTHER = "other", "Other"
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
 from moderation.models import AuditAction, AuditEntry
+from moderation.roles import MODERATOR_PERMISSIONS, MODERATORS_GROUP
 
 SYSTEM_ACTOR = "system"
 
@@ -52,3 +53,25 @@ def _actor_repr(actor: AbstractBaseUser | None) -> str:
 
 def _clip(text: str, length: int) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
+
+
+def moderators_group_sync() -> Group:
+    """Create the ``Moderators`` group if needed and give it exactly ``MODERATOR_PERMISSIONS``.
+
+    Safe to run any number of times. Raises ``LookupError`` naming the permissions that do
+    not exist (a typo, or ``migrate`` not run yet).
+    """
+    wanted = {tuple(name.split(".", 1)) for name in MODERATOR_PERMISSIONS}
+    found = {
+        (perm.content_type.app_label, perm.codename): perm
+        for perm in Permission.objects.select_related("content_type").filter(
+            codename__in={codename for _, codename in wanted}
+        )
+        if (perm.content_type.app_label, perm.codename) in wanted
+    }
+    missing = sorted(".".join(key) for key in wanted - set(found))
+    if missing:
+        raise LookupError(f"Unknown permissions for the moderators group: {', '.join(missing)}.")
+    group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    group.permissions.set(found.values())
+    return group

@@ -17,16 +17,34 @@ def make_user(username: str = "alice", **kwargs: Any) -> User:
     return user_create(username=username, **kwargs)
 
 
-def make_moderator(username: str = "mod") -> User:
-    """Staff, allowed to change users, not a superuser."""
+# What ``make_moderator`` may do: suspend and reactivate users, annul and adjudicate games
+# (not hide messages: tests/games/messaging.py has a message moderator).
+MODERATOR_PERMISSIONS = (
+    "auth.view_user",
+    "auth.change_user",
+    "accounts.suspend_user",
+    "accounts.reactivate_user",
+    "games.annul_game",
+    "games.adjudicate_game",
+)
+
+
+def make_staff(username: str, *permissions: str) -> User:
+    """Active staff holding exactly ``permissions`` (``app_label.codename``), no group."""
     user = make_user(username)
     user.is_staff = True
     user.save()
-    user.user_permissions.add(
-        Permission.objects.get(codename="change_user", content_type__app_label="auth"),
-        Permission.objects.get(codename="view_user", content_type__app_label="auth"),
-    )
+    for name in permissions:
+        app_label, codename = name.split(".")
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
     return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+
+
+def make_moderator(username: str = "mod") -> User:
+    """Staff who may suspend users and annul or adjudicate games, not a superuser."""
+    return make_staff(username, *MODERATOR_PERMISSIONS)
 
 
 def make_superuser(username: str = "root") -> User:

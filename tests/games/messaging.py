@@ -15,7 +15,7 @@ def make_message_moderator(username: str = "mod") -> User:
     user.is_staff = True
     user.save()
     user.user_permissions.add(
-        Permission.objects.get(codename="change_gamemessage", content_type__app_label="games"),
+        Permission.objects.get(codename="hide_gamemessage", content_type__app_label="games"),
         Permission.objects.get(codename="view_gamemessage", content_type__app_label="games"),
         Permission.objects.get(codename="view_messagereport", content_type__app_label="games"),
         Permission.objects.get(codename="change_messagereport", content_type__app_label="games"),
