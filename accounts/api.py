@@ -11,16 +11,21 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
-from rest_framework.authentication import BasicAuthentication, SessionAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from accounts.authentication import ApiTokenAuthentication
+from accounts.authentication import ApiTokenAuthentication, LimitedBasicAuthentication
 from accounts.models import ApiToken, Profile, Vacation
 from accounts.selectors import (
     api_token_list,
@@ -37,7 +42,7 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
-from celticsite.api import ErrorSerializer
+from celticsite.api import ErrorSerializer, StrictJsonTypes
 
 TAGS = ["accounts"]
 
@@ -64,7 +69,7 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SignupInputSerializer(serializers.Serializer):
+class SignupInputSerializer(StrictJsonTypes, serializers.Serializer):
     username = serializers.CharField(max_length=150)
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, trim_whitespace=False)
@@ -77,7 +82,7 @@ class SignupInputSerializer(serializers.Serializer):
     )
 
 
-class ProfileUpdateInputSerializer(serializers.ModelSerializer):
+class ProfileUpdateInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
     """Every field optional: PATCH changes only what it names. The service validates values."""
 
     email = serializers.EmailField(required=False)
@@ -111,11 +116,11 @@ class ApiTokenCreatedOutputSerializer(ApiTokenOutputSerializer):
     key = serializers.CharField(help_text="The full key. Shown only in this answer: keep it.")
 
 
-class ApiTokenCreateInputSerializer(serializers.Serializer):
+class ApiTokenCreateInputSerializer(StrictJsonTypes, serializers.Serializer):
     name = serializers.CharField(max_length=100, help_text="What the token is for, e.g. 'cli'.")
 
 
-class PasswordResetInputSerializer(serializers.Serializer):
+class PasswordResetInputSerializer(StrictJsonTypes, serializers.Serializer):
     email = serializers.EmailField()
 
 
@@ -142,8 +147,20 @@ class VacationStatusOutputSerializer(serializers.Serializer):
     recent = VacationOutputSerializer(many=True, help_text="Your latest vacations, newest first.")
 
 
-class VacationStartInputSerializer(serializers.Serializer):
-    days = serializers.DecimalField(
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "number"},
+            {"type": "string", "pattern": r"^\d{1,3}(\.\d{1,2})?$"},
+        ]
+    }
+)
+class DaysField(serializers.DecimalField):
+    """A number of days, sent as a JSON number (1.5) or a decimal string ("1.5")."""
+
+
+class VacationStartInputSerializer(StrictJsonTypes, serializers.Serializer):
+    days = DaysField(
         max_digits=5,
         decimal_places=2,
         help_text="How long, in days (fractions allowed, e.g. 1.5), at most your days left.",
@@ -228,7 +245,11 @@ class MeApi(APIView):
 class ApiTokenListCreateApi(APIView):
     # HTTP Basic too, so a script can get its first key with just a username and password:
     #   curl -u alice:secret -X POST .../api/v1/accounts/tokens/ -d name=cli
-    authentication_classes = [BasicAuthentication, SessionAuthentication, ApiTokenAuthentication]
+    authentication_classes = [
+        LimitedBasicAuthentication,
+        SessionAuthentication,
+        ApiTokenAuthentication,
+    ]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

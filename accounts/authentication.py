@@ -1,13 +1,19 @@
-"""``Authorization: Token <key>`` for the API, with the key looked up by its SHA-256."""
+"""API authentication: ``Authorization: Token <key>`` (the key looked up by its SHA-256), and
+HTTP Basic under the failed-login limits."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rest_framework import exceptions
-from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.authentication import (
+    BaseAuthentication,
+    BasicAuthentication,
+    get_authorization_header,
+)
 from rest_framework.request import Request
 
+from accounts.login_limits import client_address, lockout_message, login_lock_wait
 from accounts.models import ApiToken
 from accounts.selectors import api_token_get_by_key
 from accounts.services import api_token_mark_used
@@ -49,3 +55,32 @@ class ApiTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
+
+
+class LoginLocked(exceptions.Throttled):
+    """429 with Retry-After: too many failed logins for the account or from the address."""
+
+    default_code = "login_locked"
+
+
+class LimitedBasicAuthentication(BasicAuthentication):
+    """HTTP Basic that answers 429 ``login_locked`` (with Retry-After) instead of checking the
+    password while the account or the client's address is locked, and on the failure that
+    locks it. Failures count with those of the login pages (``accounts.login_limits``)."""
+
+    def authenticate_credentials(
+        self, userid: str, password: str, request: Request | None = None
+    ) -> tuple[Any, None]:
+        address = client_address(request) if request is not None else None
+        _refuse_if_locked(username=userid, address=address)
+        try:
+            return super().authenticate_credentials(userid, password, request)
+        except exceptions.AuthenticationFailed:
+            _refuse_if_locked(username=userid, address=address)
+            raise
+
+
+def _refuse_if_locked(*, username: str, address: str | None) -> None:
+    wait = login_lock_wait(username=username, address=address)
+    if wait is not None:
+        raise LoginLocked(wait=wait, detail=lockout_message(wait))

@@ -1,4 +1,4 @@
-"""drf-spectacular extension: show ``ApiTokenAuthentication`` as a security scheme.
+"""drf-spectacular extensions: the security schemes of this app's authentication classes.
 
 Imported from ``AccountsConfig.ready()`` so the extension is registered before any schema
 is generated.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.authentication import BasicScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 
@@ -24,3 +25,10 @@ class ApiTokenAuthenticationScheme(OpenApiAuthenticationExtension):
             "A key from POST /api/v1/accounts/tokens/, sent as `Authorization: Token <key>`."
         )
         return definition
+
+
+class LimitedBasicAuthenticationScheme(BasicScheme):
+    """HTTP Basic under the failed-login limits is plain HTTP Basic to a client."""
+
+    target_class = "accounts.authentication.LimitedBasicAuthentication"
+    priority = 0

@@ -9,9 +9,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
-        ),
+        views.LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

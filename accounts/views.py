@@ -1,11 +1,12 @@
-"""Web pages for accounts: sign-up, profile, API tokens. Login and password reset are
-Django's own views, wired in ``accounts/urls.py`` with this app's templates."""
+"""Web pages for accounts: sign-up, login, profile, API tokens. Password reset is Django's
+own views, wired in ``accounts/urls.py`` with this app's templates."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ApiTokenCreateForm, ProfileForm, SignupForm, VacationStartForm
+from accounts.login_limits import client_address, lockout_message, login_lock_wait
 from accounts.selectors import (
     api_token_list,
     profile_get,
@@ -46,10 +48,39 @@ def signup(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
             return redirect(settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, answering 429 with Retry-After while the account or the client's
+    address is locked after failed logins (``accounts.login_limits``)."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        locked = self._locked_response(request)
+        if locked is not None:
+            return locked
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form was refused: did this failure lock it?
+            return self._locked_response(request) or response
+        return response
+
+    def _locked_response(self, request: HttpRequest) -> HttpResponse | None:
+        wait = login_lock_wait(
+            username=request.POST.get("username", ""), address=client_address(request)
+        )
+        if wait is None:
+            return None
+        form = self.get_form_class()(request, initial={"username": request.POST.get("username")})
+        context = self.get_context_data(form=form, lockout_message=lockout_message(wait))
+        response = self.render_to_response(context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
 
 
 @login_required

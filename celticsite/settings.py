@@ -14,6 +14,7 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CELTIC_VAR_DIR", BASE_DIR / "var"))
@@ -125,6 +126,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's ModelBackend, refusing every password check while failed logins lock the account
+# or the client's address (docs/SECURITY.md).
+AUTHENTICATION_BACKENDS = ["accounts.backends.LoginLimitBackend"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
@@ -160,15 +164,24 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Seconds to wait for the SMTP server at each step (connect, greeting, every command): a server
+# that accepts the connection and never answers fails the attempt, which is retried later.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Celtic! <noreply@celtic.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Celery: Redis when REDIS_URL is set, else kombu's filesystem transport -------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Seconds to wait for Redis (broker, result backend, cache) to connect and to answer a command.
+REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "5"))
+REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "10"))
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    }
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -181,11 +194,52 @@ else:
     for _folder in ("queue", "processed", "control"):
         (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_RESULT_BACKEND = None
+# Used only if a Redis result backend is ever configured (CELERY_RESULT_BACKEND is None).
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
+
+# --- Cache: shared by every process (throttles and login limits count in it) -----------------
+# Redis when CELTIC_CACHE_URL or REDIS_URL is set, under its own key prefix; else a table in
+# the database (created by ``migrate``), which every web process and the worker share.
+CELTIC_CACHE_URL = os.environ.get("CELTIC_CACHE_URL", REDIS_URL)
+CELTIC_CACHE_KEY_PREFIX = os.environ.get("CELTIC_CACHE_KEY_PREFIX", "celtic")
+if CELTIC_CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CELTIC_CACHE_URL,
+            "KEY_PREFIX": CELTIC_CACHE_KEY_PREFIX,
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": REDIS_SOCKET_TIMEOUT,
+            },
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "celtic_cache",
+            "KEY_PREFIX": CELTIC_CACHE_KEY_PREFIX,
+        }
+    }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# Two queues (docs/NOTIFICATIONS.md, "Queues and workers"): deciding timeouts and deadline
+# reminders go to "clock", everything else (sending mail, polling the mailbox, the outbox
+# flush, digests) to "mail", so a slow or silent mail server never holds up a clock. A worker
+# started without -Q consumes both.
+CELERY_TASK_DEFAULT_QUEUE = "mail"
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in ("mail", "clock")
+)
+CELERY_TASK_ROUTES = {
+    "games.tasks.decide_timeouts": {"queue": "clock"},
+    "notifications.tasks.send_deadline_reminders": {"queue": "clock"},
+}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # docs/NOTIFICATIONS.md describes these.
     "notifications-flush-outbox": {"task": "notifications.tasks.flush_outbox", "schedule": 60.0},
@@ -216,13 +270,36 @@ CELTIC_IMAP_PASSWORD = os.environ.get("CELTIC_IMAP_PASSWORD", "")
 CELTIC_IMAP_FOLDER = os.environ.get("CELTIC_IMAP_FOLDER", "INBOX")
 CELTIC_IMAP_DELETE = env_bool("CELTIC_IMAP_DELETE", False)
 CELTIC_IMAP_POLL_SECONDS = float(os.environ.get("CELTIC_IMAP_POLL_SECONDS", "60"))
+# Seconds to wait for the IMAP server to connect and to answer each command.
+CELTIC_IMAP_TIMEOUT = float(os.environ.get("CELTIC_IMAP_TIMEOUT", "30"))
+# Hostile mail: a message larger than this (bytes) is refused before it is parsed, and one
+# with parts nested deeper than this is refused too (docs/SECURITY.md).
+CELTIC_INBOUND_MAX_BYTES = int(os.environ.get("CELTIC_INBOUND_MAX_BYTES", str(1024 * 1024)))
+CELTIC_INBOUND_MAX_MIME_DEPTH = int(os.environ.get("CELTIC_INBOUND_MAX_MIME_DEPTH", "10"))
+# The authserv-id of the receiving mail server's Authentication-Results header: a reply whose
+# DMARC or SPF check failed there does not move. Empty: the header is ignored.
+CELTIC_MAIL_TRUSTED_AUTHSERV_ID = os.environ.get("CELTIC_MAIL_TRUSTED_AUTHSERV_ID", "").strip()
 if CELTIC_IMAP_HOST:
     CELERY_BEAT_SCHEDULE["notifications-poll-inbound-mailbox"] = {
         "task": "notifications.tasks.poll_inbound_mailbox",
         "schedule": CELTIC_IMAP_POLL_SECONDS,
     }
 
+# --- Client addresses and failed logins (docs/SECURITY.md) -----------------------------------
+CELTIC_TRUSTED_PROXIES = int(os.environ.get("CELTIC_TRUSTED_PROXIES", "0"))
+if CELTIC_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(
+        f"CELTIC_TRUSTED_PROXIES={CELTIC_TRUSTED_PROXIES}: expected 0 (no proxy) or more"
+    )
+# Failed logins allowed per account and per client address within CELTIC_LOGIN_COOLOFF_MINUTES
+# before further attempts get 429 until that many minutes after the lock began.
+CELTIC_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("CELTIC_LOGIN_FAILURES_PER_ACCOUNT", "10"))
+CELTIC_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("CELTIC_LOGIN_FAILURES_PER_ADDRESS", "30"))
+CELTIC_LOGIN_COOLOFF_MINUTES = int(os.environ.get("CELTIC_LOGIN_COOLOFF_MINUTES", "15"))
+
 # --- REST framework and OpenAPI -------------------------------------------------------------
+# The largest request body the API reads (bytes); a larger one is answered 413 unread.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
@@ -232,7 +309,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "celticsite.api.Pagination",
     "PAGE_SIZE": 25,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bodies only: a form or multipart body is answered 415 (docs/SECURITY.md).
+    "DEFAULT_PARSER_CLASSES": ["celticsite.parsers.JsonBodyParser"],
+    "DEFAULT_SCHEMA_CLASS": "celticsite.schema.AutoSchema",
     "EXCEPTION_HANDLER": "celticsite.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -245,6 +324,9 @@ REST_FRAMEWORK = {
         "messages": os.environ.get("API_THROTTLE_MESSAGES", "20/hour"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # How many reverse proxies in front of the site append to X-Forwarded-For; the client is
+    # the address that many places from the right (0: REMOTE_ADDR, the header is ignored).
+    "NUM_PROXIES": CELTIC_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Celtic! correspondence API",

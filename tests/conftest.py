@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,12 +34,36 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
 @pytest.fixture(autouse=True)
-def _fresh_throttle_cache() -> Iterator[None]:
-    """The API throttles count requests in the cache; start each test from zero."""
-    cache.clear()
+def _fresh_throttle_cache(
+    request: pytest.FixtureRequest, settings: Any, django_db_blocker: Any
+) -> Iterator[None]:
+    """Throttles and login limits count in the shared cache; start each test from zero.
+
+    The database cache lives in this run's test database, so clearing it touches no one else
+    (tests that use no database use no cache either). Redis is shared with other runs and the
+    broker (``clear()`` would empty the whole Redis database): there each test gets a key
+    prefix of its own instead.
+    """
+    if "redis" in settings.CACHES["default"]["BACKEND"].lower():
+        settings.CACHES = {
+            "default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+        }
+        yield
+        return
+    if not (DATABASE_FIXTURES & set(request.fixturenames)
+            or request.node.get_closest_marker("django_db")):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    with django_db_blocker.unblock():
+        cache.clear()
     yield
-    cache.clear()
+    with django_db_blocker.unblock():
+        cache.clear()
 
 
 @pytest.fixture
