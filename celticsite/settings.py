@@ -13,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
@@ -71,6 +72,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -365,6 +368,34 @@ RATING_ACTIVE_DAYS = int(os.environ.get("RATING_ACTIVE_DAYS", "365"))
 RATING_PROVISIONAL_GAMES = 10
 # Vacation days each player may take per calendar year (UTC); docs/CLOCKS.md.
 CELTIC_VACATION_DAYS_PER_YEAR = int(os.environ.get("CELTIC_VACATION_DAYS_PER_YEAR", "30"))
+
+# --- Security headers, in every mode (docs/SECURITY.md, "Headers") ---------------------------
+# No inline script anywhere: every script is a static file (the API docs use drf-spectacular's
+# split view for that). Inline styles stay allowed: the board's SVG colours its knots with
+# style attributes and Swagger UI ships a <style> block.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
+# Powerful browser features the site never uses, refused to it and to anything it embeds.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "camera": [],
+    "geolocation": [],
+    "microphone": [],
+    "payment": [],
+    "usb": [],
+}
 
 # --- Production hardening ---------------------------------------------------------------------
 if PRODUCTION:

@@ -6,24 +6,34 @@ someone else, never moves. Every message is recorded as an ``InboundEmail`` (one
 Message-ID, so a message delivered twice is handled once). Players are answered only at their
 account's address, and only when the token was ours: a message with no token or a forged one
 is recorded and dropped, so nothing bounces back to a forged sender.
+
+Any bytes in give a record: raw non-UTF-8 bytes are replaced, a message larger than
+``CELTIC_INBOUND_MAX_BYTES`` is refused from its headers alone (its body is never parsed),
+one nested deeper than ``CELTIC_INBOUND_MAX_MIME_DEPTH`` is refused, and one whose DMARC or
+SPF check failed at the trusted mail server (``CELTIC_MAIL_TRUSTED_AUTHSERV_ID``) does not
+move. See docs/SECURITY.md, "Moves by email: the trust model".
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
+from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
 from html import unescape
-from typing import Any
+from typing import IO, Any
 
+import authres
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.html import strip_tags
 
@@ -46,7 +56,15 @@ from notifications.reply_tokens import (
 )
 from notifications.services import notify
 
+logger = logging.getLogger(__name__)
+
 Outcome = InboundEmail.Outcome
+
+# Of a message over the size limit, only this much is read, for its headers.
+HEADER_BYTES = 64 * 1024
+# Authentication-Results methods whose "fail" refuses a move.
+REFUSING_AUTH_METHODS = ("dmarc", "spf")
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Headers that may name the address the reply was sent to, most reliable first.
 RECIPIENT_HEADERS = ("delivered-to", "x-original-to", "envelope-to", "to", "cc")
@@ -66,6 +84,10 @@ REFUSAL_TITLES = {
     "token_expired": "the reply token expired",
     "sender_mismatch": "sent from another address",
     "no_move": "no move found",
+    "too_large": "your email is too large",
+    "too_deep": "your email is nested too deeply",
+    "dmarc_fail": "your email failed the sender check (DMARC)",
+    "spf_fail": "your email failed the sender check (SPF)",
 }
 
 
@@ -79,52 +101,107 @@ class Refusal:
     rule: str = ""
 
 
-class UnreadableEmail(ValueError):
-    """Input that is not an email at all (e.g. nothing); nothing is recorded."""
-
-
 @dataclass(frozen=True)
 class ParsedEmail:
     """What handling a reply needs from the raw message."""
 
     message_id: str
-    has_headers: bool
     from_address: str  # the one From address, lowercased; empty if none or several
     from_header: str
     subject: str
     tokens: list[str]  # token candidates: recipient plus parts first, then subject tags
     move_text: str  # the first usable body line, else the subject without prefixes and tag
+    problem: Refusal | None = None  # empty, unparseable, too_large or too_deep
+    auth_failure: Refusal | None = None  # DMARC or SPF failed at the trusted mail server
 
 
 # --- parsing ------------------------------------------------------------------------------------
 
 
-def email_parse(raw: bytes) -> ParsedEmail:
-    """Read the parts of ``raw`` (an RFC 822 message) that handling a reply needs."""
+def email_parse(raw: bytes, *, size: int | None = None) -> ParsedEmail:
+    """Read the parts of ``raw`` (an RFC 822 message) that handling a reply needs.
+
+    Never raises on what the bytes hold. ``size`` is the whole message's size when ``raw`` is
+    only its beginning (a reader that stopped at the limit); a message over
+    ``CELTIC_INBOUND_MAX_BYTES`` is read for its headers only, its body never parsed.
+    """
+    size = len(raw) if size is None else size
     # NUL is no character of an email, and PostgreSQL text cannot hold it: drop it at once.
-    message = BytesParser(policy=policy.default).parsebytes(raw.replace(b"\x00", b""))
-    message_id = " ".join(_raw_header(message, "message-id")[:1]).strip()[:255]
+    raw = raw.replace(b"\x00", b"")
+    limit = settings.CELTIC_INBOUND_MAX_BYTES
+    problem: Refusal | None = None
+    if not raw.strip():
+        message: EmailMessage = BytesHeaderParser(policy=policy.default).parsebytes(b"")
+        problem = Refusal("empty", "The message is empty: expected an RFC 822 email.")
+    elif size > limit:
+        message = _headers_parse(raw)
+        problem = Refusal(
+            "too_large",
+            f"Your email is {size} bytes, which is more than {limit} bytes, the most we read. "
+            "Reply with only the move, without attachments or pictures.",
+        )
+    else:
+        message, problem = _message_parse(raw)
+    if problem is None and not message.keys():
+        problem = Refusal("unparseable", "The input has no email headers.")
+    message_id = _clean_line(" ".join(_raw_header(message, "message-id")[:1]))[:255]
     if not message_id:
         message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
-    from_header = " ".join(_raw_header(message, "from"))
+    from_header = _clean_line(" ".join(_raw_header(message, "from")))
     senders = [addr for _, addr in getaddresses([from_header]) if "@" in addr]
-    subject = _decoded_subject(message).replace("\x00", "")  # an encoded word may hold one
+    subject = _decoded_subject(message)
     tokens = [
         token
         for name in RECIPIENT_HEADERS
-        for _, addr in getaddresses(_raw_header(message, name))
+        for _, addr in getaddresses([_clean_line(v) for v in _raw_header(message, name)])
         for token in tokens_in_address(addr)
     ] + [match.lower() for match in SUBJECT_TAG.findall(subject)]
+    body = _clean_text(_body_text(message)) if problem is None else ""
     return ParsedEmail(
         message_id=message_id,
-        has_headers=bool(message.keys()),
         from_address=senders[0].lower() if len(senders) == 1 else "",
-        from_header=from_header.strip(),
+        from_header=from_header,
         subject=subject,
         tokens=list(dict.fromkeys(tokens)),
-        move_text=first_reply_line(_body_text(message).replace("\x00", ""))
-        or subject_move(subject),
+        move_text=first_reply_line(body) or subject_move(subject),
+        problem=problem,
+        auth_failure=_authentication_failure(message, sender=senders[0] if senders else ""),
     )
+
+
+def _headers_parse(raw: bytes) -> EmailMessage:
+    """The headers of ``raw``, read from its first HEADER_BYTES only; the body is ignored."""
+    return BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
+
+
+def _message_parse(raw: bytes) -> tuple[EmailMessage, Refusal | None]:
+    """The whole message, or its headers and why its body cannot be read (nested too deep)."""
+    limit = settings.CELTIC_INBOUND_MAX_MIME_DEPTH
+    too_deep = Refusal(
+        "too_deep",
+        f"Your email has parts nested more than {limit} levels deep, the most we read. "
+        "Reply with only the move.",
+    )
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+    except RecursionError:  # the parser recurses once per level of nesting
+        return _headers_parse(raw), too_deep
+    if mime_depth(message, limit=limit) > limit:
+        return message, too_deep
+    return message, None
+
+
+def mime_depth(message: Message, *, limit: int) -> int:
+    """How many multipart or message/* containers enclose the deepest part (0 for a single
+    part); stops counting once past ``limit``. Iterative, so no depth can overflow it."""
+    deepest, stack = 0, [(message, 0)]
+    while stack and deepest <= limit:
+        part, depth = stack.pop()
+        if part.is_multipart():
+            children = part.get_payload()
+            stack.extend((child, depth + 1) for child in children if isinstance(child, Message))
+            deepest = max(deepest, depth + 1)
+    return deepest
 
 
 def _raw_header(message: Message, name: str) -> list[str]:
@@ -132,13 +209,28 @@ def _raw_header(message: Message, name: str) -> list[str]:
     return [str(value) for key, value in message.raw_items() if key.lower() == name]
 
 
+def _clean_text(text: str) -> str:
+    """``text`` as storable UTF-8: raw bytes that were not UTF-8 (kept by the parser as
+    surrogate escapes) become U+FFFD, NUL is dropped."""
+    try:
+        encoded = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        encoded = text.encode("utf-8", "replace")
+    return encoded.decode("utf-8", "replace").replace("\x00", "")
+
+
+def _clean_line(text: str) -> str:
+    """A header value on one line: clean UTF-8, no control characters, single spaces."""
+    return " ".join(_CONTROL_CHARACTERS.sub("", _clean_text(text)).split())
+
+
 def _decoded_subject(message: Message) -> str:
     raw = " ".join(_raw_header(message, "subject"))
     try:
         subject = str(make_header(decode_header(raw)))
-    except (ValueError, LookupError, UnicodeError):
+    except (ValueError, LookupError, UnicodeError, HeaderParseError):
         subject = raw
-    return " ".join(subject.split())
+    return _clean_line(subject)  # an encoded word may hold a NUL or raw bytes
 
 
 def _body_text(message: EmailMessage) -> str:
@@ -148,12 +240,43 @@ def _body_text(message: EmailMessage) -> str:
         return ""
     try:
         content = part.get_content()
-    except (LookupError, UnicodeError, KeyError):
+    except Exception:  # the email package raises many kinds on a malformed part
         payload = part.get_payload(decode=True)
         content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
     if not isinstance(content, str):
         return ""
     return html_to_text(content) if part.get_content_subtype() == "html" else content
+
+
+def _authentication_failure(message: Message, *, sender: str) -> Refusal | None:
+    """A failed DMARC or SPF check in an Authentication-Results header added by the trusted
+    mail server (``CELTIC_MAIL_TRUSTED_AUTHSERV_ID``); headers from any other host, and
+    headers that do not parse, are ignored. Any failure counts, so a forged "pass" added by
+    the sender cannot hide the server's "fail"."""
+    trusted = settings.CELTIC_MAIL_TRUSTED_AUTHSERV_ID.lower()
+    if not trusted:
+        return None
+    for value in _raw_header(message, "authentication-results"):
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(_clean_line(value))
+        except authres.AuthResError:
+            continue
+        if str(header.authserv_id).lower() != trusted:
+            continue
+        for method in REFUSING_AUTH_METHODS:
+            if any(
+                (str(r.method).lower(), str(r.result).lower()) == (method, "fail")
+                for r in header.results
+            ):
+                who = sender or "the address it names"
+                return Refusal(
+                    f"{method}_fail",
+                    f"Your email failed the {method.upper()} check of "
+                    f"{settings.CELTIC_MAIL_TRUSTED_AUTHSERV_ID}: it may not come from {who}. "
+                    "Moves by email are taken only from mail that passes it; send your reply "
+                    "straight from your account's mail provider, not through a forwarder.",
+                )
+    return None
 
 
 def html_to_text(html: str) -> str:
@@ -190,27 +313,70 @@ def subject_move(subject: str) -> str:
 # --- handling -----------------------------------------------------------------------------------
 
 
-def inbound_email_receive(*, raw: bytes, now: datetime | None = None) -> InboundEmail:
+def inbound_email_read(stream: IO[bytes], *, limit: int) -> tuple[bytes, int]:
+    """Read a message from ``stream``: at most ``limit + 1`` bytes are kept, the rest is
+    drained in chunks and only counted, so a huge input costs no memory. Returns the bytes
+    kept and the message's whole size."""
+    kept = bytearray()
+    size = 0
+    while chunk := stream.read(64 * 1024):
+        size += len(chunk)
+        if len(kept) <= limit:
+            kept += chunk[: limit + 1 - len(kept)]
+    return bytes(kept), size
+
+
+def inbound_email_receive(
+    *, raw: bytes, size: int | None = None, now: datetime | None = None
+) -> InboundEmail:
     """Handle one received message: play its move or refuse it, record it, answer it.
 
-    A message whose Message-ID was handled before returns that first record and does
-    nothing else. Raises UnreadableEmail for empty input.
+    Whatever the bytes, the message is recorded. A message whose Message-ID was handled
+    before returns that first record and does nothing else. ``size``: the whole message's
+    size when ``raw`` is only its beginning (see ``inbound_email_read``). Raises only a
+    passing database error (OperationalError, InterfaceError): the message should be
+    delivered again later.
     """
-    if not raw.strip():
-        raise UnreadableEmail("The message is empty: expected an RFC 822 email on input.")
-    parsed = email_parse(raw)
+    try:
+        parsed = email_parse(raw, size=size)
+        return _receive_once(parsed, now=now or timezone.now())
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as error:
+        # A bug or a message no one foresaw: record it rather than block the mailbox or the
+        # mail server's queue with a message that fails again at every delivery.
+        logger.exception("Inbound email could not be handled; recorded as failed")
+        return _record_failure(raw, error)
+
+
+def _receive_once(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
+    """Handle ``parsed`` unless its Message-ID was handled before."""
     try:
         with transaction.atomic():
             earlier = InboundEmail.objects.filter(message_id=parsed.message_id).first()
             if earlier is not None:
                 return earlier
-            return _handle(parsed, now=now or timezone.now())
+            return _handle(parsed, now=now)
     except IntegrityError:
         # The same message was being handled at the same time; that delivery won.
         earlier = InboundEmail.objects.filter(message_id=parsed.message_id).first()
         if earlier is None:
             raise
         return earlier
+
+
+def _record_failure(raw: bytes, error: Exception) -> InboundEmail:
+    """The record of a message whose handling failed: keyed by the hash of its bytes, so a
+    second delivery finds it, and holding nothing read from the message."""
+    record, _ = InboundEmail.objects.get_or_create(
+        message_id="sha256:" + hashlib.sha256(raw).hexdigest(),
+        defaults={
+            "outcome": Outcome.MALFORMED,
+            "reason": "failed",
+            "detail": f"Handling failed: {type(error).__name__}: {error}"[:2000],
+        },
+    )
+    return record
 
 
 def _handle(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
@@ -220,18 +386,21 @@ def _handle(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
         subject=parsed.subject[:200],
         notation=parsed.move_text[:100],
     )
-    if not parsed.has_headers:
-        return _drop(record, "unparseable", "The input has no email headers.")
-    token, problem = _token_find(parsed.tokens, now=now)
+    problem = parsed.problem
+    if problem is not None and problem.reason in ("empty", "unparseable"):
+        return _drop(record, problem.reason, problem.detail)
+    token, token_problem = _token_find(parsed.tokens, now=now)
     if token is None:
-        assert problem is not None
-        return _drop(record, problem.reason, str(problem))
+        if problem is not None:  # too large or too deep, and not ours: no one to answer
+            return _drop(record, problem.reason, problem.detail)
+        assert token_problem is not None
+        return _drop(record, token_problem.reason, str(token_problem))
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
     if user is None:
         return _drop(record, "unknown_user", "The token's user is gone or suspended.")
     record.user, record.ply = user, token.ply
     record.game = Game.objects.filter(pk=token.game_id).first()
-    refusal = _refusal_before_move(parsed, user=user, problem=problem)
+    refusal = _refusal_before_move(parsed, user=user, problem=token_problem)
     if refusal is None:
         refusal = _move_play(record, user=user, token=token, now=now)
     if refusal is not None:
@@ -288,6 +457,10 @@ def _refusal_before_move(
         )
     if problem is not None:
         return Refusal(problem.reason, f"{problem} Reply to the latest email about this game.")
+    if parsed.auth_failure is not None:
+        return parsed.auth_failure
+    if parsed.problem is not None:
+        return parsed.problem
     if not parsed.move_text:
         return Refusal(
             "no_move", "We found no move in your email: write it as the first line of your reply."

@@ -12,7 +12,7 @@ from django.core import mail
 from games import services as game_services
 from games.models import Game, Move
 from notifications.events import on_turn
-from notifications.inbound import UnreadableEmail, first_reply_line, inbound_email_receive
+from notifications.inbound import first_reply_line, inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import reply_token_make
 from notifications.services import digests_send
@@ -332,10 +332,27 @@ def test_garbage_bytes_are_recorded_as_unparseable():
     assert receive(raw).pk == record.pk
 
 
-def test_empty_input_is_unreadable():
-    with pytest.raises(UnreadableEmail, match="The message is empty"):
-        receive(b" \n")
-    assert not InboundEmail.objects.exists()
+def test_empty_input_is_recorded_and_dropped():
+    record = receive(b" \n")
+    assert (record.outcome, record.reason) == ("malformed", "empty")
+    assert record.detail == "The message is empty: expected an RFC 822 email."
+    assert receive(b"").pk != record.pk  # other bytes, another record
+    assert answers() == []
+
+
+def test_a_handling_failure_is_recorded_and_logged_not_raised(alice, game, monkeypatch, caplog):
+    def broken(parsed, *, now):
+        raise ValueError("a bug no one foresaw")
+
+    monkeypatch.setattr("notifications.inbound._handle", broken)
+    raw = email(token=token_for(game, alice))
+    record = receive(raw)
+    assert (record.outcome, record.reason) == ("malformed", "failed")
+    assert record.detail == "Handling failed: ValueError: a bug no one foresaw"
+    assert record.message_id.startswith("sha256:")
+    assert "Inbound email could not be handled" in caplog.text
+    assert receive(raw).pk == record.pk  # delivered again: found, not recorded twice
+    assert played(game) == [] and answers() == []
 
 
 def test_a_reply_with_no_move_anywhere_is_refused(alice, game):
