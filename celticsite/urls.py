@@ -1,6 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from celticsite.api import api_not_found
 
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
@@ -11,8 +13,11 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file (?script=), not inline, so
+    # the page runs under the Content-Security-Policy's script-src 'self'.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_v1)),
+    re_path(r"^api/", api_not_found),  # an unknown API path gets a JSON 404, not the HTML page
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
     path("", include("games.urls")),
