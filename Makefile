@@ -24,19 +24,25 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-## make run: migrate, seed demo users and games, start a Celery worker+beat and the web server.
+## make run: migrate, seed demo users and games, start the Celery workers (the clock queue
+## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
 run: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Starting the Celery worker (with beat) and the web server on http://$(HOST):$(PORT)/"
+	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	$(BIN)/celery -A celticsite worker --beat --pool=solo --loglevel=WARNING \
+	$(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --pool=solo --loglevel=WARNING \
 		--schedule=$(VAR_DIR)/celerybeat-schedule & \
+	$(BIN)/celery -A celticsite worker -Q mail -n mail@%h --pool=solo --loglevel=WARNING & \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## make worker: only the Celery worker with its beat scheduler (docker-compose runs them apart).
+## make worker: only the Celery workers, the clock queue's with beat (docker-compose runs
+## beat, the clock worker and the mail worker as three services).
 worker: migrate
-	$(BIN)/celery -A celticsite worker --beat --loglevel=INFO --schedule=$(VAR_DIR)/celerybeat-schedule
+	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
+	$(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --concurrency=1 --loglevel=INFO \
+		--schedule=$(VAR_DIR)/celerybeat-schedule & \
+	$(BIN)/celery -A celticsite worker -Q mail -n mail@%h --loglevel=INFO
 
 ## make test: lint, import contracts, strict types on the engine, then the whole suite.
 test: install lint typecheck

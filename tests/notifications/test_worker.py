@@ -3,17 +3,20 @@
 The worker runs in a thread of this process (``celery.contrib.testing.worker``), consuming
 from the configured broker: Redis when ``REDIS_URL`` is set (as in CI, ``.ci/run``), else
 kombu's filesystem transport in a temporary folder of this test's own. Its database work is
-committed for real, hence ``transaction=True``.
+committed for real, hence ``transaction=True``. (Threads, not processes: the test database
+may be SQLite in memory, which only this process can see.)
 """
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from celery import Celery
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core import mail
@@ -37,11 +40,13 @@ from tests.notifications.test_inbound_delivery import FakeImap
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
 WAIT_SECONDS = 20.0
+QUEUES = ["mail", "clock"]
+MAIL_BACKLOG = 25
 
 
-def wait_for(condition: Callable[[], bool], what: str) -> None:
-    """Poll ``condition`` until it holds, for at most WAIT_SECONDS."""
-    give_up = time.monotonic() + WAIT_SECONDS
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = WAIT_SECONDS) -> None:
+    """Poll ``condition`` until it holds, for at most ``seconds``."""
+    give_up = time.monotonic() + seconds
     while time.monotonic() < give_up:
         try:
             if condition():
@@ -49,7 +54,7 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
         except OperationalError:  # SQLite: the worker holds a lock on the table; ask again
             pass
         time.sleep(0.1)
-    raise AssertionError(f"gave up after {WAIT_SECONDS:.0f} s waiting for {what}")
+    raise AssertionError(f"gave up after {seconds:.0f} s waiting for {what}")
 
 
 def _use_broker(broker_url: str, transport_options: dict[str, object]) -> None:
@@ -63,8 +68,8 @@ def _use_broker(broker_url: str, transport_options: dict[str, object]) -> None:
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[None]:
-    """A worker thread on the configured broker; a filesystem broker lives in ``tmp_path``."""
+def broker(tmp_path: Path) -> Iterator[None]:
+    """The app on the configured broker, its queues empty; a filesystem one in ``tmp_path``."""
     saved = {
         key: app.conf[key]
         for key in ("broker_url", "broker_transport_options", "task_always_eager")
@@ -87,14 +92,24 @@ def worker(tmp_path: Path) -> Iterator[None]:
             },
         )
     app.conf.task_always_eager = False
+    app.amqp.queues.select(QUEUES)  # a worker's -Q narrows this; purge and consume every queue
     app.control.purge()  # messages a previous run left in this Redis database
     try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-            yield
+        yield
     finally:
         for key, value in saved.items():
             app.conf[key] = value
         _use_broker(saved["broker_url"], saved["broker_transport_options"])
+        app.amqp.queues.select(QUEUES)
+
+
+@pytest.fixture
+def worker(broker: None) -> Iterator[None]:
+    """One worker thread consuming both queues, as ``celery worker`` without -Q does."""
+    with start_worker(
+        app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=QUEUES
+    ):
+        yield
 
 
 def test_worker_sends_an_outbox_email_once(worker, django_user_model):
@@ -168,3 +183,93 @@ def test_worker_polls_a_move_by_email_and_sends_the_answers(
         ("bob@example.org", f"Your move against alice (game #{game.pk})"),
     ]
     assert fake.flags[b"11"] == {"\\Seen"}
+
+
+@pytest.fixture
+def silent_smtp_server() -> Iterator[int]:
+    """A port whose server accepts connections (the kernel completes them) and never answers."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        yield server.getsockname()[1]
+
+
+@pytest.fixture
+def clock_and_mail_workers(broker: None) -> Iterator[None]:
+    """Two worker threads, as deployed: one consuming only ``clock``, one only ``mail``.
+
+    The clock worker runs on an app of its own, configured from the same settings: a Celery
+    app holds one set of queues to consume, which a worker's ``queues`` narrows.
+    """
+    clock_app = Celery("celticsite")
+    clock_app.config_from_object("django.conf:settings", namespace="CELERY")
+    clock_app.conf.broker_url = app.conf.broker_url
+    clock_app.conf.broker_transport_options = app.conf.broker_transport_options
+    clock_app.conf.task_always_eager = False
+    with (
+        start_worker(
+            clock_app,
+            pool="solo",
+            perform_ping_check=False,
+            shutdown_timeout=30,
+            queues=["clock"],
+            hostname="clock@test",
+        ),
+        start_worker(  # started last, so the main app is the current one again
+            app,
+            pool="solo",
+            perform_ping_check=False,
+            shutdown_timeout=30,
+            queues=["mail"],
+            hostname="mail@test",
+        ),
+    ):
+        yield
+
+
+def test_a_silent_mail_server_does_not_stop_a_timeout_being_decided(
+    clock_and_mail_workers, silent_smtp_server, settings, django_user_model
+):
+    """The mail worker is stuck on an SMTP server that never answers (each attempt ends
+    after EMAIL_TIMEOUT); the clock worker still decides the timeout within a minute."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", silent_smtp_server
+    settings.EMAIL_TIMEOUT, settings.EMAIL_USE_TLS = 3.0, False
+    alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
+    bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
+    game = game_services.game_start(orange=alice, blue=bob, rated=False)  # queues alice's turn
+    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
+    with transaction.atomic():  # a backlog of mail longer than a minute at 3 s an attempt
+        for n in range(MAIL_BACKLOG):
+            notify(
+                user=bob,
+                event=OutboxEmail.Event.YOUR_TURN,
+                context={"game": game, "side": "Blue", "opponent_name": "alice"},
+                dedupe_key=f"backlog:{n}",
+            )
+    wait_for(
+        lambda: OutboxEmail.objects.filter(status="sending").exists(),
+        "the mail worker to be stuck on the silent SMTP server",
+    )
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+
+    decide_timeouts.delay()  # as beat sends it: routed to the clock queue
+
+    def decided() -> bool:
+        game.refresh_from_db()
+        return game.status == "finished"
+
+    wait_for(decided, "the timeout to be decided", seconds=60.0)
+    assert (game.result, game.termination) == ("1-0", "timeout")
+    assert set(
+        OutboxEmail.objects.filter(event="game_finished").values_list("to_address", "status")
+    ) <= {
+        (address, status)
+        for address in ("alice@example.org", "bob@example.org")
+        for status in ("pending", "sending")
+    }  # queued behind the stuck mail
+    wait_for(
+        lambda: OutboxEmail.objects.filter(last_error__contains="timed out").exists(),
+        "an attempt to end with the SMTP timeout",
+    )
