@@ -1,18 +1,23 @@
-"""Project-wide API plumbing: pagination and the error format."""
+"""Project-wide API plumbing: pagination, the error format, and the JSON 404 for unknown API
+paths. The body parser is in ``celticsite.parsers``, the schema class in ``celticsite.schema``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from celticsite.errors import DomainError
+from games.rules.errors import quote
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -27,8 +32,136 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class Pagination(PageNumberPagination):
+    """``?page=N&page_size=M``: a page_size that is not a whole number from 1 to 100 is
+    refused (400) rather than silently replaced by the default."""
+
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        raw = request.query_params.get(self.page_query_param)
+        if raw is not None and (not raw.isdigit() or int(raw) < 1):
+            raise exceptions.ValidationError(
+                {
+                    self.page_query_param: [
+                        f"{quote(raw)} is not a page number: expected a whole number from 1."
+                    ]
+                }
+            )
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_page_size(self, request: Any) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise exceptions.ValidationError(
+                {
+                    self.page_size_query_param: [
+                        f"{quote(raw)} is not a page size: expected a whole number "
+                        f"from 1 to {self.max_page_size}."
+                    ]
+                }
+            )
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
+
+
+def query_flag(params: Any, name: str, *, default: bool = False) -> bool:
+    """A boolean query parameter, as the OpenAPI document writes it: ``true`` or ``false``."""
+    value = params.get(name)
+    if value is None:
+        return default
+    if value not in {"true", "false"}:
+        raise DomainError(f"{name}={quote(value)}: expected true or false.", code="invalid_flag")
+    return value == "true"
+
+
+# Serializer mixin: refuse a JSON value whose type is not the one the field documents.
+# DRF converts loosely (7 becomes "7", "yes" becomes True, "3" becomes 3); the API reads JSON,
+# so a value of the wrong type is a mistake worth naming. Nested serializers and list items
+# are checked too; null is left to the field. (A comment, not a docstring: drf-spectacular
+# would show a docstring as the description of every input schema without one of its own.)
+class StrictJsonTypes:
+
+    def to_internal_value(self, data: Any) -> Any:
+        errors = _type_errors(self, data) if isinstance(data, Mapping) else None
+        if errors:
+            raise exceptions.ValidationError(errors)
+        return super().to_internal_value(data)  # type: ignore[misc]
+
+
+def _type_errors(serializer: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    for field in serializer._writable_fields:
+        if field.field_name in data:
+            problem = _type_problem(field, data[field.field_name])
+            if problem:
+                errors[field.field_name] = problem
+    return errors
+
+
+def _type_problem(field: Any, value: Any) -> Any:
+    """What is wrong with the JSON type of ``value`` for ``field`` (None if nothing)."""
+    if value is None:
+        return None
+    if isinstance(field, serializers.BaseSerializer) and not isinstance(
+        field, serializers.ListSerializer
+    ):
+        if not isinstance(value, Mapping):
+            return [f"Expected an object, not {_json_kind(value)}."]
+        return _type_errors(field, value) or None
+    if isinstance(field, serializers.ListField):
+        if not isinstance(value, list):
+            return [f"Expected a list, not {_json_kind(value)}."]
+        for item in value:
+            problem = _type_problem(field.child, item)
+            if problem:
+                return problem
+        return None
+    expected = _expected_json_type(field)
+    if expected is None:
+        return None
+    types, description = expected
+    wrong_bool = isinstance(value, bool) and bool not in types  # Python's bool is an int
+    if isinstance(value, types) and not wrong_bool:
+        return None
+    return [f"Expected {description}, not {_json_kind(value)}."]
+
+
+def _expected_json_type(field: Any) -> tuple[tuple[type, ...], str] | None:
+    if isinstance(field, serializers.BooleanField):
+        return (bool,), "true or false"
+    if isinstance(field, serializers.IntegerField):
+        return (int,), "a whole number"
+    if isinstance(field, serializers.DecimalField):
+        return (int, float, str), "a number (or a decimal string)"
+    if isinstance(field, serializers.FloatField):
+        return (int, float), "a number"
+    if isinstance(field, serializers.DictField):
+        return (Mapping,), "an object"
+    if isinstance(field, serializers.CharField | serializers.ChoiceField):
+        return (str,), "a string"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -75,4 +208,31 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
-__all__ = ["ErrorSerializer", "Pagination", "exception_handler", "status"]
+@csrf_exempt  # it changes nothing; a CSRF refusal would be an HTML page
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any path under /api/ that names no endpoint: the JSON error body, not the HTML page."""
+    detail = f"No API endpoint at {quote(request.path, 100)}"
+    if not request.path.endswith("/") and _resolves(request.path + "/"):
+        detail += f"; the paths end with a slash: {quote(request.path + '/', 100)}"
+    return JsonResponse(
+        {"code": "not_found", "detail": f"{detail}. The endpoints are listed at /api/docs/."},
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def _resolves(path: str) -> bool:
+    try:
+        return resolve(path).func is not api_not_found
+    except Resolver404:
+        return False
+
+
+__all__ = [
+    "ErrorSerializer",
+    "Pagination",
+    "StrictJsonTypes",
+    "api_not_found",
+    "exception_handler",
+    "query_flag",
+    "status",
+]

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination
+from celticsite.api import ErrorSerializer, Pagination, query_flag
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
@@ -193,19 +193,19 @@ class GameListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
-        own = _flag(params, "mine") or _flag(params, "my_turn")
+        own = query_flag(params, "mine") or query_flag(params, "my_turn")
         if own and not request.user.is_authenticated:
             raise exceptions.NotAuthenticated("Log in to list your own games.")
-        if _flag(params, "my_turn"):
+        if query_flag(params, "my_turn"):
             games = selectors.game_list_my_turn(user=request.user)
-        elif _flag(params, "mine"):
+        elif query_flag(params, "mine"):
             games = selectors.game_list_for_player(user=request.user)
         elif params.get("player"):
             selectors.user_get_by_username(username=params["player"])
             games = selectors.game_list_public(username=params["player"])
         else:
             games = selectors.game_list_visible(user=request.user)
-        if params.get("status"):
+        if "status" in params:
             if params["status"] not in Game.Status.values:
                 raise DomainError(
                     f"status {params['status']!r} is not one of {', '.join(Game.Status.values)}.",
@@ -213,15 +213,6 @@ class GameListApi(APIView):
                 )
             games = games.filter(status=params["status"])
         return _paginated(self, request, games, s.GameSummarySerializer)
-
-
-def _flag(params: Any, name: str) -> bool:
-    value = params.get(name, "").lower()
-    if value in {"", "0", "false", "no"}:
-        return False
-    if value in {"1", "true", "yes"}:
-        return True
-    raise DomainError(f"{name}={value!r}: expected true or false.", code="invalid_flag")
 
 
 class GameDetailApi(APIView):

@@ -9,6 +9,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from celticsite.api import StrictJsonTypes
 from games.clock import ClockKind, ClockReading, PauseReason, TimeControl
 from games.models import Challenge, Game, Move
 from games.selectors import game_clock
@@ -79,7 +80,7 @@ class TimeControlOutputSerializer(TimeControlSerializer):
     description = serializers.CharField(help_text="The time control in words.")
 
 
-class ChallengeInputSerializer(serializers.Serializer):
+class ChallengeInputSerializer(StrictJsonTypes, serializers.Serializer):
     opponent = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -294,7 +295,7 @@ class GameDetailSerializer(GameSummarySerializer):
         return self.context["position"]
 
 
-class MoveInputSerializer(serializers.Serializer):
+class MoveInputSerializer(StrictJsonTypes, serializers.Serializer):
     ply = serializers.IntegerField(
         min_value=0,
         help_text="The ply you are answering (the game's current `ply`). If the game has moved "
@@ -318,14 +319,14 @@ class LegalMovesSerializer(serializers.Serializer):
     moves = serializers.ListField(child=serializers.CharField(), help_text="Canonical notation.")
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(StrictJsonTypes, serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
 
 
 # --- Messages ---------------------------------------------------------------------------------
 
 
-class MessageInputSerializer(serializers.Serializer):
+class MessageInputSerializer(StrictJsonTypes, serializers.Serializer):
     body = serializers.CharField(
         allow_blank=True,
         trim_whitespace=False,
@@ -333,7 +334,7 @@ class MessageInputSerializer(serializers.Serializer):
     )
 
 
-class MessageReportInputSerializer(serializers.Serializer):
+class MessageReportInputSerializer(StrictJsonTypes, serializers.Serializer):
     reason = serializers.CharField(
         allow_blank=True,
         trim_whitespace=False,
@@ -341,7 +342,7 @@ class MessageReportInputSerializer(serializers.Serializer):
     )
 
 
-class MessageHideInputSerializer(serializers.Serializer):
+class MessageHideInputSerializer(StrictJsonTypes, serializers.Serializer):
     reason = serializers.CharField(
         allow_blank=True,
         trim_whitespace=False,

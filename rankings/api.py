@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination
+from celticsite.api import ErrorSerializer, Pagination, query_flag
 from celticsite.errors import NotFound
 from rankings import selectors
 from rankings.serializers import (
@@ -31,16 +31,22 @@ NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such ranking player
 
 
 def _filters(request: Request) -> dict[str, Any]:
-    serializer = RankingFilterInputSerializer(data=request.query_params)
+    """The filters, read strictly: ``country=`` (blank) and ``active=1`` are refused rather
+    than taken as left out or as true, as DRF's reading of a query string would."""
+    params = request.query_params
+    serializer = RankingFilterInputSerializer(
+        data={"country": params["country"]} if "country" in params else {}
+    )
     serializer.is_valid(raise_exception=True)
     return {
         "country": serializer.validated_data.get("country", ""),
-        "include_inactive": not serializer.validated_data["active"],
+        "include_inactive": not query_flag(params, "active", default=True),
     }
 
 
 class RankingListApi(APIView):
     permission_classes = [AllowAny]
+    pagination_class = Pagination
 
     @extend_schema(
         operation_id="rankings_list",
@@ -50,7 +56,7 @@ class RankingListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         entries = selectors.ranking_list(**_filters(request))
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(entries, request, view=self)
         serializer = RankingEntryOutputSerializer(page, many=True)
         return paginator.get_paginated_response(serializer.data)

@@ -111,7 +111,7 @@ def test_lists_and_filters(alice, bob, carol, alice_api, bob_api, carol_api, ano
     assert ids(carol_api, player="carol", status="active") == [g3.pk]
     assert ids(anon, status="finished") == [g4.pk]
 
-    summary = alice_api.get(GAMES, {"mine": "1"}).json()["results"][0]
+    summary = alice_api.get(GAMES, {"mine": "true"}).json()["results"][0]
     assert (summary["status"], summary["result"], summary["termination"]) == (
         "finished",
         "1-0",
@@ -150,7 +150,7 @@ def test_my_turn_lists_games_waiting_for_me_least_time_left_first(alice, bob, ca
 
 
 def test_list_errors(anon, alice_api):
-    for params in ({"mine": "true"}, {"my_turn": "1"}):
+    for params in ({"mine": "true"}, {"my_turn": "true"}):
         response = anon.get(GAMES, params)
         assert response.status_code == 401
         assert response.json() == {
@@ -182,7 +182,9 @@ def test_game_list_pagination(alice, bob, anon):
     body = anon.get(GAMES, {"page_size": 2, "page": 3}).json()
     assert [g["id"] for g in body["results"]] == [made[0]]
     assert body["next"] is None
-    assert len(anon.get(GAMES, {"page_size": 500}).json()["results"]) == 5  # capped at 100
+    too_big = anon.get(GAMES, {"page_size": 500})  # refused, not silently capped at 100
+    assert (too_big.status_code, too_big.json()["code"]) == (400, "invalid")
+    assert len(anon.get(GAMES, {"page_size": 100}).json()["results"]) == 5
     assert anon.get(GAMES, {"page": 4, "page_size": 2}).status_code == 404
 
 

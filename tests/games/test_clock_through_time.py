@@ -130,7 +130,7 @@ def test_a_challenge_with_a_non_boolean_flag_is_refused(alice_api):
     )
     assert response.status_code == 400
     assert response.json()["errors"] == {
-        "time_control": {"weekends_off": ["Must be a valid boolean."]}
+        "time_control": {"weekends_off": ["Expected true or false, not a string."]}
     }
 
 

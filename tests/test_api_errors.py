@@ -1,0 +1,173 @@
+"""Every answer of the API is JSON and documented: unknown paths, bad pages, big bodies, and
+the error responses the OpenAPI document lists for each operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import validate as validate_json
+
+from tests.accounts.factories import make_user
+from tests.games.conftest import token_client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def document(django_db_blocker: Any) -> dict[str, Any]:
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        return APIClient().get("/api/schema/?format=json").json()
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method.upper(), path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    ]
+
+
+def error_schema(document: dict[str, Any]) -> dict[str, Any]:
+    return {**document["components"]["schemas"]["Error"], "components": document["components"]}
+
+
+# --- unknown paths ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/nothing-here/"),
+        ("post", "/api/v2/games/"),
+        ("get", "/api/v1/games/not-a-number/"),
+        ("delete", "/api/v1/accounts/tokens/-3/"),
+        ("get", "/api/"),
+    ],
+)
+def test_an_unknown_api_path_answers_a_json_404(client, document, method, path):
+    response = getattr(client, method)(path)
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == "not_found"
+    assert body["detail"].startswith(f"No API endpoint at {path!r}")
+    validate_json(body, error_schema(document))
+
+
+def test_a_missing_trailing_slash_is_pointed_out(client):
+    body = client.get("/api/v1/games").json()
+    assert body["detail"] == (
+        "No API endpoint at '/api/v1/games'; the paths end with a slash: '/api/v1/games/'. "
+        "The endpoints are listed at /api/docs/."
+    )
+
+
+def test_web_pages_keep_their_html_404(client):
+    response = client.get("/games/not-a-number/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+# --- lists and pages --------------------------------------------------------------------------
+
+
+def test_the_rankings_list_is_documented_as_the_page_it_answers(client, document):
+    listing = document["paths"]["/api/v1/rankings/"]["get"]
+    ok = listing["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok == {"$ref": "#/components/schemas/PaginatedRankingEntryOutputList"}
+    assert {"page", "page_size"} <= {p["name"] for p in listing["parameters"]}
+
+    body = client.get("/api/v1/rankings/").json()
+    assert body == {"count": 0, "next": None, "previous": None, "results": []}
+
+
+@pytest.mark.parametrize("size", ["abc", "0", "-1", "101", "2.5"])
+def test_a_bad_page_size_is_refused_not_ignored(client, document, size):
+    response = client.get(f"/api/v1/games/?page_size={size}")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert response.json()["detail"] == (
+        f"page_size: {size!r} is not a page size: expected a whole number from 1 to 100."
+    )
+    validate_json(response.json(), error_schema(document))
+
+
+def test_a_page_size_within_bounds_is_used(client):
+    alice, bob = make_user("alice"), make_user("bob")
+    from games import services
+
+    for _ in range(3):
+        services.challenge_create(challenger=alice, opponent=bob)
+    body = client.get("/api/v1/challenges/?page_size=2").json()
+    assert (body["count"], len(body["results"])) == (0, 0)  # addressed ones are not open seeks
+    body = token_client(alice).get("/api/v1/challenges/?scope=outgoing&page_size=2").json()
+    assert (body["count"], len(body["results"])) == (3, 2)
+
+
+def test_page_parameters_are_documented_with_their_bounds(document):
+    parameters = {p["name"]: p for p in document["paths"]["/api/v1/games/"]["get"]["parameters"]}
+    assert parameters["page_size"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100}
+    assert parameters["page"]["schema"] == {"type": "integer", "minimum": 1}
+
+
+# --- bodies -----------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_limit_is_refused_unread(settings, document):
+    settings.API_MAX_BODY_BYTES = 1000
+    alice = token_client(make_user("alice"))
+    body = '{"display_name": "' + "a" * 1000 + '"}'
+
+    response = alice.generic("PATCH", "/api/v1/accounts/me/", body, "application/json")
+
+    assert response.status_code == 413
+    assert response.json() == {
+        "code": "request_too_large",
+        "detail": "The request body is larger than 1,000 bytes.",
+    }
+    validate_json(response.json(), error_schema(document))
+    assert alice.get("/api/v1/accounts/me/").json()["display_name"] == ""
+
+
+def test_malformed_json_is_a_400_with_the_error_body(document):
+    alice = token_client(make_user("alice"))
+    response = alice.generic("PATCH", "/api/v1/accounts/me/", "{nope", "application/json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
+    validate_json(response.json(), error_schema(document))
+
+
+# --- the document lists what the plumbing can answer ------------------------------------------
+
+
+def test_every_operation_documents_the_errors_the_plumbing_can_give(document):
+    for method, path, operation in operations(document):
+        codes = set(operation["responses"])
+        name = f"{method} {path}"
+        assert "429" in codes, name
+        if "{" in path:
+            assert "404" in codes, name
+        if "requestBody" in operation:
+            assert {"400", "413", "415"} <= codes, name
+        if any(p["name"] == "page" for p in operation.get("parameters", [])):
+            assert {"400", "404"} <= codes, name
+        if operation.get("security") != [{}] and path not in {
+            "/api/v1/accounts/signup/",
+            "/api/v1/accounts/password-reset/",
+        }:
+            assert "401" in codes, name
+
+
+def test_every_documented_error_is_the_error_body(document):
+    for method, path, operation in operations(document):
+        for code, response in operation["responses"].items():
+            if int(code) < 400:
+                continue
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/Error"}, (method, path, code)
