@@ -68,6 +68,9 @@ class Profile(models.Model):
         default=False,
         help_text="Collects the notifications above into one email a day.",
     )
+    # Sign-up keeps the chosen password's hash here, and the account's own password unusable,
+    # until the emailed link confirms the address (``accounts.services.signup_confirm``).
+    pending_password = models.CharField(max_length=128, blank=True, editable=False)
 
     class Meta:
         # Permissions over users live here: ``auth.User`` is Django's and takes none of ours.

@@ -24,6 +24,9 @@ class OutboxEmail(models.Model):
         TOURNAMENT_ROUND = "tournament_round", "Tournament round"
         DAILY_DIGEST = "daily_digest", "Daily digest"
         EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
+        PASSWORD_RESET = "password_reset", "Password reset link"
+        SIGNUP_CONFIRM = "signup_confirm", "Sign-up: confirm the address"
+        SIGNUP_ADDRESS_TAKEN = "signup_address_taken", "Sign-up with an address in use"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
