@@ -125,25 +125,9 @@ def email_parse(raw: bytes, *, size: int | None = None) -> ParsedEmail:
     only its beginning (a reader that stopped at the limit); a message over
     ``CELTIC_INBOUND_MAX_BYTES`` is read for its headers only, its body never parsed.
     """
-    size = len(raw) if size is None else size
     # NUL is no character of an email, and PostgreSQL text cannot hold it: drop it at once.
     raw = raw.replace(b"\x00", b"")
-    limit = settings.CELTIC_INBOUND_MAX_BYTES
-    problem: Refusal | None = None
-    if not raw.strip():
-        message: EmailMessage = BytesHeaderParser(policy=policy.default).parsebytes(b"")
-        problem = Refusal("empty", "The message is empty: expected an RFC 822 email.")
-    elif size > limit:
-        message = _headers_parse(raw)
-        problem = Refusal(
-            "too_large",
-            f"Your email is {size} bytes, which is more than {limit} bytes, the most we read. "
-            "Reply with only the move, without attachments or pictures.",
-        )
-    else:
-        message, problem = _message_parse(raw)
-    if problem is None and not message.keys():
-        problem = Refusal("unparseable", "The input has no email headers.")
+    message, problem = _message_read(raw, size=len(raw) if size is None else size)
     message_id = _clean_line(" ".join(_raw_header(message, "message-id")[:1]))[:255]
     if not message_id:
         message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
@@ -163,10 +147,28 @@ def email_parse(raw: bytes, *, size: int | None = None) -> ParsedEmail:
         from_header=from_header,
         subject=subject,
         tokens=list(dict.fromkeys(tokens)),
-        move_text=first_reply_line(body) or subject_move(subject),
+        # a message refused for its form plays nothing, so it names no move either
+        move_text="" if problem else first_reply_line(body) or subject_move(subject),
         problem=problem,
         auth_failure=_authentication_failure(message, sender=senders[0] if senders else ""),
     )
+
+
+def _message_read(raw: bytes, *, size: int) -> tuple[EmailMessage, Refusal | None]:
+    """The message (or only its headers), and why its form is refused, if it is."""
+    limit = settings.CELTIC_INBOUND_MAX_BYTES
+    if not raw.strip():
+        return EmailMessage(), Refusal("empty", "The message is empty: expected an RFC 822 email.")
+    if size > limit:
+        return _headers_parse(raw), Refusal(
+            "too_large",
+            f"Your email is {size} bytes, which is more than {limit} bytes, the most we read. "
+            "Reply with only the move, without attachments or pictures.",
+        )
+    message, problem = _message_parse(raw)
+    if problem is None and not message.keys():
+        problem = Refusal("unparseable", "The input has no email headers.")
+    return message, problem
 
 
 def _headers_parse(raw: bytes) -> EmailMessage:
@@ -373,7 +375,7 @@ def _record_failure(raw: bytes, error: Exception) -> InboundEmail:
         defaults={
             "outcome": Outcome.MALFORMED,
             "reason": "failed",
-            "detail": f"Handling failed: {type(error).__name__}: {error}"[:2000],
+            "detail": _clean_text(f"Handling failed: {type(error).__name__}: {error}")[:2000],
         },
     )
     return record
