@@ -47,12 +47,16 @@ def game_list_public(*, username: str | None = None) -> QuerySet[Game]:
     return _with_players(games)
 
 
+GAME_VIEWER_PERMISSION = "games.view_game"
+
+
 def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
-    """Every game ``user`` may look at: public ones, their own, and all for staff."""
+    """Every game ``user`` may look at: public ones, their own, and all for moderators (active
+    staff holding ``games.view_game``)."""
     games = Game.objects.all()
     if not user.is_authenticated:
         games = games.filter(public=True)
-    elif not user.is_staff:
+    elif not (user.is_staff and user.has_perm(GAME_VIEWER_PERMISSION)):
         games = games.filter(Q(public=True) | Q(orange=user) | Q(blue=user))
     return _with_players(games)
 

@@ -21,7 +21,10 @@ class RatedResultAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         # Results change through the games' moderation (annul, adjudicate), which also
-        # recomputes the ratings; editing them here would leave the ratings stale.
+        # recomputes the ratings; editing or deleting them here would leave the ratings stale.
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
 
@@ -35,3 +38,6 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # derived from the results: ratings_recompute rebuilds them

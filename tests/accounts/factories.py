@@ -17,13 +17,14 @@ def make_user(username: str = "alice", **kwargs: Any) -> User:
     return user_create(username=username, **kwargs)
 
 
-# What ``make_moderator`` may do: suspend and reactivate users, annul and adjudicate games
-# (not hide messages: tests/games/messaging.py has a message moderator).
+# What ``make_moderator`` may do: suspend and reactivate users, see every game, annul and
+# adjudicate (not hide messages: tests/games/messaging.py has a message moderator).
 MODERATOR_PERMISSIONS = (
     "auth.view_user",
     "auth.change_user",
     "accounts.suspend_user",
     "accounts.reactivate_user",
+    "games.view_game",
     "games.annul_game",
     "games.adjudicate_game",
 )
@@ -43,7 +44,7 @@ def make_staff(username: str, *permissions: str) -> User:
 
 
 def make_moderator(username: str = "mod") -> User:
-    """Staff who may suspend users and annul or adjudicate games, not a superuser."""
+    """Staff who may suspend users, see, annul or adjudicate games; not a superuser."""
     return make_staff(username, *MODERATOR_PERMISSIONS)
 
 
