@@ -43,3 +43,12 @@ def test_seed_demo_twice_changes_nothing() -> None:
     counts = (Game.objects.count(), GameMessage.objects.count(), Challenge.objects.count())
     assert "Demo data already present." in seed()
     assert (Game.objects.count(), GameMessage.objects.count(), Challenge.objects.count()) == counts
+
+
+def test_the_demo_moderator_is_a_member_of_moderators_not_a_superuser() -> None:
+    seed()
+    moderator = get_user_model().objects.get(username="moderator")
+    assert (moderator.is_staff, moderator.is_superuser) == (True, False)
+    assert list(moderator.groups.values_list("name", flat=True)) == ["Moderators"]
+    assert moderator.has_perm("games.annul_game") and moderator.has_perm("accounts.suspend_user")
+    assert not moderator.has_perm("accounts.grant_staff")

@@ -13,6 +13,7 @@ from accounts.services import user_create
 from games import selectors, services
 from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
+from moderation.services import moderators_group_sync
 
 DEMO_PASSWORD = "celtic-demo"
 PLAYERS = [
@@ -45,7 +46,7 @@ class Command(BaseCommand):
             )
             for name, display, country, tz in PLAYERS
         }
-        user_model.objects.create_superuser("moderator", "moderator@example.com", DEMO_PASSWORD)
+        self._make_moderator()
         rng = random.Random(seed)
 
         in_progress = services.game_start(orange=users["alice"], blue=users["bob"])
@@ -70,6 +71,16 @@ class Command(BaseCommand):
             message="A rematch with a Fischer clock?",
         )
         self._print_welcome(created=True)
+
+    def _make_moderator(self) -> None:
+        """A staff member of the Moderators group (kept up to date by the sync), not a
+        superuser: what a real moderator account looks like."""
+        moderator = user_create(
+            username="moderator", email="moderator@example.com", password=DEMO_PASSWORD
+        )
+        moderator.is_staff = True
+        moderator.save(update_fields=["is_staff"])
+        moderator.groups.add(moderators_group_sync())
 
     def _play(self, game: Game, *, plies: int, rng: random.Random) -> None:
         """Play random legal moves through the real service, as the players would."""
