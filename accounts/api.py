@@ -26,6 +26,7 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import ApiTokenAuthentication, LimitedBasicAuthentication
+from accounts.countries import COUNTRIES
 from accounts.models import ApiToken, Profile, Vacation
 from accounts.selectors import (
     api_token_list,
@@ -38,10 +39,11 @@ from accounts.services import (
     api_token_revoke,
     password_reset_request,
     profile_update,
-    user_create,
+    signup_request,
     vacation_end,
     vacation_start,
 )
+from accounts.validators import MAX_REMINDER_HOURS, MAX_REMINDERS, time_zone_names
 from celticsite.api import ErrorSerializer, StrictJsonTypes
 
 TAGS = ["accounts"]
@@ -69,15 +71,43 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+# Schema-only fields: the services check the values (and name a wrong one); these make the
+# OpenAPI document state exactly which values are accepted.
+
+
+@extend_schema_field({"type": "string", "enum": sorted(time_zone_names())})
+class TimeZoneField(serializers.CharField):
+    """An IANA time zone name this host knows."""
+
+
+@extend_schema_field(
+    {"type": "string", "enum": ["", *sorted(COUNTRIES), *sorted(c.lower() for c in COUNTRIES)]}
+)
+class CountryField(serializers.CharField):
+    """An ISO 3166-1 alpha-2 code in either case (stored upper-case), or blank for none."""
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": MAX_REMINDER_HOURS},
+        "maxItems": MAX_REMINDERS,
+        "uniqueItems": True,
+    }
+)
+class ReminderHoursField(serializers.ListField):
+    child = serializers.IntegerField()
+
+
 class SignupInputSerializer(StrictJsonTypes, serializers.Serializer):
     username = serializers.CharField(max_length=150)
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, trim_whitespace=False)
     display_name = serializers.CharField(required=False, allow_blank=True, default="")
-    country = serializers.CharField(
+    country = CountryField(
         required=False, allow_blank=True, default="", help_text="ISO 3166-1 alpha-2 code."
     )
-    time_zone = serializers.CharField(
+    time_zone = TimeZoneField(
         required=False, default="UTC", help_text="IANA time zone name, e.g. Europe/Dublin."
     )
 
@@ -86,17 +116,15 @@ class ProfileUpdateInputSerializer(StrictJsonTypes, serializers.ModelSerializer)
     """Every field optional: PATCH changes only what it names. The service validates values."""
 
     email = serializers.EmailField(required=False)
-    country = serializers.CharField(
+    country = CountryField(
         required=False, allow_blank=True, help_text="ISO 3166-1 alpha-2 code, or empty."
     )
-    time_zone = serializers.CharField(
+    time_zone = TimeZoneField(
         required=False,
         help_text="IANA time zone name, e.g. Europe/Dublin. Weekends off are counted in it; "
         "changing it moves the deadlines of games where you are to move.",
     )
-    reminder_hours = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text=REMINDER_HOURS_HELP
-    )
+    reminder_hours = ReminderHoursField(required=False, help_text=REMINDER_HOURS_HELP)
 
     class Meta:
         model = Profile
@@ -192,26 +220,55 @@ def _profile_response(user: AbstractUser, *, status_code: int = status.HTTP_200_
 # --- Views --------------------------------------------------------------------------------
 
 
+SIGNUP_ANSWER = (
+    "Check your email: we have sent a link to finish signing up. If the address already has "
+    "an account, the email says so instead."
+)
+
+
+class SignupThrottle(AnonRateThrottle):
+    """Per client address, so sign-ups cannot flood someone's mailbox with notices.
+
+    The rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signup"]`` when set.
+    """
+
+    scope = "signup"
+    default_rate = "10/hour"
+
+    def get_rate(self) -> str:
+        return self.THROTTLE_RATES.get(self.scope) or self.default_rate
+
+
 class SignupApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, SignupThrottle]
 
     @extend_schema(
         tags=TAGS,
-        summary="Create an account",
-        description="Usernames and emails are unique ignoring case. Answers with the profile.",
+        summary="Sign up",
+        description=(
+            "Always answers 202 with the same text once the fields are valid, whether or not "
+            "an account already uses the email, so the answer does not reveal who has an "
+            "account. A new address gets an email with a link (to the web site) that confirms "
+            "it; the password works from then on. An address in use gets no new account: its "
+            "owner is told by email instead. Usernames are unique ignoring case."
+        ),
         request=SignupInputSerializer,
         responses={
-            201: ProfileOutputSerializer,
-            400: OpenApiResponse(ERROR_RESPONSE, description="A field is invalid or taken."),
+            202: DETAIL_RESPONSE,
+            400: OpenApiResponse(
+                ERROR_RESPONSE, description="A field is invalid, or the username is taken."
+            ),
+            429: OpenApiResponse(ERROR_RESPONSE, description="Too many requests; wait."),
         },
         auth=[],
     )
     def post(self, request: Request) -> Response:
         serializer = SignupInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = user_create(**serializer.validated_data)
-        return _profile_response(user, status_code=status.HTTP_201_CREATED)
+        signup_request(**serializer.validated_data)
+        return Response({"detail": SIGNUP_ANSWER}, status=status.HTTP_202_ACCEPTED)
 
 
 class MeApi(APIView):
@@ -244,7 +301,7 @@ class MeApi(APIView):
 
 class ApiTokenListCreateApi(APIView):
     # HTTP Basic too, so a script can get its first key with just a username and password:
-    #   curl -u alice:secret -X POST .../api/v1/accounts/tokens/ -d name=cli
+    #   curl -u alice:secret --json '{"name": "cli"}' .../api/v1/accounts/tokens/
     authentication_classes = [
         LimitedBasicAuthentication,
         SessionAuthentication,
@@ -328,7 +385,8 @@ class PasswordResetApi(APIView):
         summary="Email a password-reset link",
         description=(
             "Always answers 202, whether or not an account uses the address, so the answer "
-            "does not reveal who has an account. The link opens the reset page on the web site."
+            "does not reveal who has an account, and does the same work either way (a worker "
+            "looks the address up later). The link opens the reset page on the web site."
         ),
         request=PasswordResetInputSerializer,
         responses={
@@ -341,11 +399,7 @@ class PasswordResetApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = PasswordResetInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        password_reset_request(
-            email=serializer.validated_data["email"],
-            domain=request.get_host(),
-            use_https=request.is_secure(),
-        )
+        password_reset_request(email=serializer.validated_data["email"])
         return Response(
             {"detail": "If an account uses this address, we have emailed it a reset link."},
             status=status.HTTP_202_ACCEPTED,

@@ -6,9 +6,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import PasswordResetForm
 
 from accounts.countries import country_choices
 from accounts.models import ApiToken, Profile
+from accounts.services import password_reset_request
 from accounts.validators import time_zone_choices
 
 
@@ -41,7 +43,7 @@ class SignupForm(forms.Form):
         return cleaned
 
     def service_kwargs(self) -> dict[str, Any]:
-        """The arguments for ``accounts.services.user_create``."""
+        """The arguments for ``accounts.services.signup_request``."""
         return {k: v for k, v in self.cleaned_data.items() if k != "password_confirm"}
 
 
@@ -108,3 +110,11 @@ class ReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Required. Recorded in the audit log with your name.",
     )
+
+
+class PasswordResetRequestForm(PasswordResetForm):
+    """Django's reset form, but saving only asks for the emails: a worker looks the address up
+    and queues them in the outbox (``accounts.services.password_reset_request``)."""
+
+    def save(self, **_: Any) -> None:  # type: ignore[override]
+        password_reset_request(email=self.cleaned_data["email"])

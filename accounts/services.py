@@ -1,4 +1,4 @@
-"""Writes for accounts: sign-up, profile edits, API tokens, suspension.
+"""Writes for accounts: sign-up, password resets, profile edits, API tokens, suspension.
 
 Validation problems are raised as Django ``ValidationError`` with one message list per field
 (the API answers 400 naming the field; forms show it next to the field). Refusals that are
@@ -15,16 +15,23 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractUser, Group
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.http import urlsafe_base64_decode
 
 from accounts.models import ApiToken, Profile, Vacation, api_token_hash
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
-from accounts.signals import user_suspended
+from accounts.signals import (
+    password_reset_requested,
+    signup_address_taken,
+    signup_pending,
+    user_suspended,
+)
 from accounts.validators import validate_country, validate_time_zone
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
 from moderation.models import AuditAction
@@ -66,6 +73,74 @@ def _validate_username(username: str) -> None:
         raise ValidationError("This username is taken (usernames ignore case).")
 
 
+def _user_fields_check(
+    *,
+    username: str,
+    email: str,
+    password: str,
+    display_name: str,
+    country: str,
+    time_zone: str,
+    email_must_be_free: bool,
+) -> None:
+    """Raise ``ValidationError`` naming every bad field (all checked at once)."""
+    candidate = User(username=username, email=email)
+    errors: Errors = {}
+    _check(errors, "username", lambda: _validate_username(username))
+    if email_must_be_free:
+        _check(errors, "email", lambda: _validate_email_free(email))
+    else:
+        _check(errors, "email", lambda: validate_email(email))
+    _check(errors, "password", lambda: password_validation.validate_password(password, candidate))
+    _check(errors, "country", lambda: validate_country(country))
+    _check(errors, "time_zone", lambda: validate_time_zone(time_zone))
+    _check(
+        errors,
+        "display_name",
+        lambda: Profile._meta.get_field("display_name").clean(display_name, None),
+    )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _user_fields_normalise(
+    *, username: str, email: str, display_name: str, country: str, time_zone: str
+) -> dict[str, str]:
+    return {
+        "username": username.strip(),
+        "email": User.objects.normalize_email(email.strip()),
+        "display_name": display_name.strip(),
+        "country": country.strip().upper(),
+        "time_zone": time_zone.strip(),
+    }
+
+
+def _user_make(
+    *,
+    username: str,
+    email: str,
+    password: str | None,
+    display_name: str,
+    country: str,
+    time_zone: str,
+    pending_password: str = "",
+) -> AbstractUser:
+    """Insert the user and its profile (fields already checked)."""
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:  # lost a race with an identical sign-up
+        raise ValidationError({"username": ["This username is taken."]}) from None
+    Profile.objects.create(
+        user=user,
+        display_name=display_name,
+        country=country,
+        time_zone=time_zone,
+        pending_password=pending_password,
+    )
+    return user
+
+
 @transaction.atomic
 def user_create(
     *,
@@ -79,36 +154,88 @@ def user_create(
     """Create an active user with a profile, or raise ``ValidationError`` naming each field.
 
     Usernames and emails are unique ignoring case; the password must pass the project's
-    ``AUTH_PASSWORD_VALIDATORS``.
+    ``AUTH_PASSWORD_VALIDATORS``. For accounts made by the site itself (demo data, admin
+    tools, tests); people sign up with ``signup_request``.
     """
-    username = username.strip()
-    email = User.objects.normalize_email(email.strip())
-    country = country.strip().upper()
-    time_zone = time_zone.strip()
-    candidate = User(username=username, email=email)
-
-    errors: Errors = {}
-    _check(errors, "username", lambda: _validate_username(username))
-    _check(errors, "email", lambda: _validate_email_free(email))
-    _check(errors, "password", lambda: password_validation.validate_password(password, candidate))
-    _check(errors, "country", lambda: validate_country(country))
-    _check(errors, "time_zone", lambda: validate_time_zone(time_zone))
-    _check(
-        errors,
-        "display_name",
-        lambda: Profile._meta.get_field("display_name").clean(display_name.strip(), None),
+    fields = _user_fields_normalise(
+        username=username,
+        email=email,
+        display_name=display_name,
+        country=country,
+        time_zone=time_zone,
     )
-    if errors:
-        raise ValidationError(errors)
+    _user_fields_check(**fields, password=password, email_must_be_free=True)
+    return _user_make(**fields, password=password)
 
+
+@transaction.atomic
+def signup_request(
+    *,
+    username: str,
+    email: str,
+    password: str,
+    display_name: str = "",
+    country: str = "",
+    time_zone: str = "UTC",
+) -> None:
+    """Sign up, answering the same whether or not an account already uses ``email``.
+
+    Bad fields raise ``ValidationError`` as for ``user_create`` (a taken username too: names
+    are public). A new address gets a pending account, whose password works only once the
+    emailed link confirms the address (``signup_confirm``); an address in use gets nothing
+    new, and its owner an email saying someone tried (or, if that account is itself still
+    pending, its confirmation link again). Both ways hash the password, so both take as long.
+    """
+    fields = _user_fields_normalise(
+        username=username,
+        email=email,
+        display_name=display_name,
+        country=country,
+        time_zone=time_zone,
+    )
+    _user_fields_check(**fields, password=password, email_must_be_free=False)
+    password_hash = make_password(password)
+    owner = User.objects.filter(email__iexact=fields["email"]).order_by("pk").first()
+    if owner is None:
+        user = _user_make(**fields, password=None, pending_password=password_hash)
+        transaction.on_commit(lambda: signup_pending.send(sender=User, user=user))
+    elif profile_get(user=owner).pending_password:
+        transaction.on_commit(lambda: signup_pending.send(sender=User, user=owner))
+    else:
+        transaction.on_commit(lambda: signup_address_taken.send(sender=User, user=owner))
+
+
+INVALID_SIGNUP_LINK = (
+    "This link is invalid or has already been used. If your account is confirmed, log in; "
+    "links expire after a few days: sign up again to get a new one."
+)
+
+
+@transaction.atomic
+def signup_confirm(*, uidb64: str, token: str) -> AbstractUser:
+    """Confirm a pending account's address from its emailed link; its password then works.
+
+    The link works once (the token is bound to the password, which changes here), and not
+    for a suspended account.
+    """
     try:
-        with transaction.atomic():
-            user = User.objects.create_user(username=username, email=email, password=password)
-    except IntegrityError:  # lost a race with an identical sign-up
-        raise ValidationError({"username": ["This username is taken."]}) from None
-    Profile.objects.create(
-        user=user, display_name=display_name.strip(), country=country, time_zone=time_zone
-    )
+        user_id = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError):
+        raise DomainError(INVALID_SIGNUP_LINK, code="invalid_signup_link") from None
+    user = User.objects.select_for_update().filter(pk=user_id).first()
+    profile = Profile.objects.filter(user=user).first() if user is not None else None
+    if (
+        user is None
+        or profile is None
+        or not profile.pending_password
+        or not user.is_active
+        or not default_token_generator.check_token(user, token)
+    ):
+        raise DomainError(INVALID_SIGNUP_LINK, code="invalid_signup_link")
+    user.password = profile.pending_password
+    user.save(update_fields=["password"])
+    profile.pending_password = ""
+    profile.save(update_fields=["pending_password"])
     return user
 
 
@@ -306,20 +433,17 @@ def api_token_mark_used(*, token: ApiToken) -> None:
 # --- Password reset -----------------------------------------------------------------------
 
 
-def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
-    """Email a reset link if an active account with a usable password has this address.
+def password_reset_request(*, email: str) -> None:
+    """Ask for a reset link for every active account with a password using ``email``.
 
-    Says nothing either way, so callers cannot learn which addresses have accounts. The link
-    points at the web page ``accounts:password_reset_confirm`` on ``domain``.
+    Looks nothing up: once the caller's transaction commits, ``password_reset_requested``
+    hands the address to a worker, which finds the accounts and queues their emails in the
+    outbox. So the request does the same work, in the same time, whether or not an account
+    uses the address, and the answer cannot tell who has an account.
     """
-    form = PasswordResetForm({"email": email})
-    if not form.is_valid():
-        return
-    form.save(
-        domain_override=domain,
-        use_https=use_https,
-        subject_template_name="accounts/password_reset_subject.txt",
-        email_template_name="accounts/password_reset_email.txt",
+    request_id = secrets.token_hex(8)
+    transaction.on_commit(
+        lambda: password_reset_requested.send(sender=User, email=email, request_id=request_id)
     )
 
 

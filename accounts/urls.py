@@ -2,11 +2,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import PasswordResetRequestForm
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path("signup/confirm/<uidb64>/<token>/", views.signup_confirm_page, name="signup_confirm"),
     path(
         "login/",
         views.LoginView.as_view(),
@@ -16,9 +19,8 @@ urlpatterns = [
     path(
         "password-reset/",
         auth_views.PasswordResetView.as_view(
+            form_class=PasswordResetRequestForm,  # the email goes through the outbox
             template_name="accounts/password_reset_form.html",
-            email_template_name="accounts/password_reset_email.txt",
-            subject_template_name="accounts/password_reset_subject.txt",
             success_url=reverse_lazy("accounts:password_reset_done"),
         ),
         name="password_reset",

@@ -1,5 +1,5 @@
 """Web pages for accounts: sign-up, login, profile, API tokens. Password reset is Django's
-own views, wired in ``accounts/urls.py`` with this app's templates."""
+own views, wired in ``accounts/urls.py`` with this app's templates and form."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from accounts.services import (
     api_token_create,
     api_token_revoke,
     profile_update,
-    user_create,
+    signup_confirm,
+    signup_request,
     vacation_end,
     vacation_start,
 )
@@ -39,19 +40,38 @@ NEW_TOKEN_SESSION_KEY = "accounts_new_api_token"
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign up; the account works once the emailed link confirms the address. The answer is
+    the same whether or not the address already has an account (its owner is told by email)."""
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = user_create(**form.service_kwargs())
+            signup_request(**form.service_kwargs())
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-            messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
-            return redirect(settings.LOGIN_REDIRECT_URL)
+            return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html")
+
+
+@require_http_methods(["GET", "POST"])
+def signup_confirm_page(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """GET shows a button, so a mail scanner fetching the link changes nothing; POST confirms
+    the address and logs in."""
+    if request.method == "GET":
+        return render(request, "accounts/signup_confirm.html")
+    try:
+        user = signup_confirm(uidb64=uidb64, token=token)
+    except DomainError as exc:
+        return render(request, "accounts/signup_confirm.html", {"error": exc.detail}, status=400)
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+    return redirect(settings.LOGIN_REDIRECT_URL)
 
 
 class LoginView(auth_views.LoginView):

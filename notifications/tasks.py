@@ -48,3 +48,11 @@ def poll_inbound_mailbox() -> int:
     from notifications.mailbox import inbound_mailbox_poll
 
     return len(inbound_mailbox_poll())
+
+
+@shared_task(acks_late=True)
+def queue_password_reset(email: str, request_id: str) -> int:
+    """Find the accounts using ``email`` and queue their reset links. Returns how many."""
+    from notifications.account_emails import password_reset_emails_queue
+
+    return len(password_reset_emails_queue(email=email, request_id=request_id))

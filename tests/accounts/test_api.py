@@ -579,9 +579,9 @@ def test_openapi_schema_documents_the_endpoints_and_token_scheme():
     token_create = paths["/api/v1/accounts/tokens/"]["post"]
     assert {"basicAuth": []} in token_create["security"]
     assert {"apiToken": []} in token_create["security"]
-    assert paths["/api/v1/accounts/signup/"]["post"]["summary"] == "Create an account"
+    assert paths["/api/v1/accounts/signup/"]["post"]["summary"] == "Sign up"
     assert set(paths["/api/v1/accounts/signup/"]["post"]["responses"]) == {
-        "201",
+        "202",
         "400",
         "413",  # the body is too large
         "415",  # the body is not JSON
