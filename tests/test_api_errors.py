@@ -3,9 +3,12 @@ the error responses the OpenAPI document lists for each operation."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 from jsonschema import validate as validate_json
 
 from tests.accounts.factories import make_user
@@ -15,11 +18,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def document(django_db_blocker: Any) -> dict[str, Any]:
-    from rest_framework.test import APIClient
-
-    with django_db_blocker.unblock():
-        return APIClient().get("/api/schema/?format=json").json()
+def document() -> dict[str, Any]:
+    """The OpenAPI document as /api/schema/?format=json serves it."""
+    schema = SchemaGenerator().get_schema(public=True)
+    return json.loads(OpenApiJsonRenderer().render(schema))
 
 
 def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -171,3 +173,47 @@ def test_every_documented_error_is_the_error_body(document):
                 continue
             schema = response["content"]["application/json"]["schema"]
             assert schema == {"$ref": "#/components/schemas/Error"}, (method, path, code)
+
+
+# --- the document states what the profile fields accept ---------------------------------------
+
+
+@pytest.mark.parametrize("component", ["SignupInputRequest", "PatchedProfileUpdateInputRequest"])
+def test_profile_fields_are_documented_with_the_values_they_accept(document, component):
+    fields = document["components"]["schemas"][component]["properties"]
+
+    zones = enum_values(document, fields["time_zone"])
+    assert {"UTC", "Europe/Dublin"} <= zones and "0" not in zones
+    countries = enum_values(document, fields["country"])
+    assert {"", "IE", "ie", "FR"} <= countries and "UK" not in countries
+
+
+def enum_values(document: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+    """Every value an enum schema allows, following $ref, oneOf and allOf."""
+    if "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    values = set(schema.get("enum", []))
+    for part in schema.get("oneOf", []) + schema.get("allOf", []):
+        values |= enum_values(document, part)
+    return values
+
+
+def test_reminder_hours_are_documented_with_their_bounds(document):
+    fields = document["components"]["schemas"]["PatchedProfileUpdateInputRequest"]["properties"]
+    assert fields["reminder_hours"]["items"] == {"type": "integer", "minimum": 1, "maximum": 336}
+    assert (fields["reminder_hours"]["maxItems"], fields["reminder_hours"]["uniqueItems"]) == (
+        4,
+        True,
+    )
+
+
+def test_a_documented_time_zone_and_country_are_accepted(document):
+    alice = token_client(make_user("alice"))
+    fields = document["components"]["schemas"]["PatchedProfileUpdateInputRequest"]["properties"]
+    zone = sorted(enum_values(document, fields["time_zone"]))[0]
+    body = {"time_zone": zone, "country": "ie", "reminder_hours": [336]}
+
+    response = alice.patch("/api/v1/accounts/me/", body, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert (response.json()["country"], response.json()["reminder_hours"]) == ("IE", [336])
