@@ -19,8 +19,9 @@ API_ROWS = [
     ApiRow(
         "POST",
         f"{V1}/signup/",
-        # No authentication at all: a header, working or not, changes nothing.
-        expect(201, suspended=201, revoked_token=201),
+        # No authentication at all: a header, working or not, changes nothing. 202: the
+        # account waits for its address to be confirmed (the same answer for a known one).
+        expect(202, suspended=202, revoked_token=202),
         body={"username": "newcomer", "email": "new@example.org", "password": "a-l0ng-pass-word"},
     ),
     ApiRow("GET", f"{V1}/me/", expect(200, **LOGGED_IN)),
