@@ -43,6 +43,7 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
+from accounts.throttles import PasswordResetThrottle, SignupThrottle
 from accounts.validators import MAX_REMINDER_HOURS, MAX_REMINDERS, time_zone_names
 from celticsite.api import ErrorSerializer, StrictJsonTypes
 
@@ -226,19 +227,6 @@ SIGNUP_ANSWER = (
 )
 
 
-class SignupThrottle(AnonRateThrottle):
-    """Per client address, so sign-ups cannot flood someone's mailbox with notices.
-
-    The rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signup"]`` when set.
-    """
-
-    scope = "signup"
-    default_rate = "10/hour"
-
-    def get_rate(self) -> str:
-        return self.THROTTLE_RATES.get(self.scope) or self.default_rate
-
-
 class SignupApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
@@ -360,19 +348,6 @@ class ApiTokenRevokeApi(APIView):
     def delete(self, request: Request, token_id: int) -> Response:
         api_token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class PasswordResetThrottle(AnonRateThrottle):
-    """Per client address, so the endpoint cannot be used to flood someone with emails.
-
-    The rate is ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["password_reset"]`` when set.
-    """
-
-    scope = "password_reset"
-    default_rate = "5/hour"
-
-    def get_rate(self) -> str:
-        return self.THROTTLE_RATES.get(self.scope) or self.default_rate
 
 
 class PasswordResetApi(APIView):

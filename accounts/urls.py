@@ -2,7 +2,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.forms import PasswordResetRequestForm
 
 app_name = "accounts"
 
@@ -18,11 +17,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password-reset/",
-        auth_views.PasswordResetView.as_view(
-            form_class=PasswordResetRequestForm,  # the email goes through the outbox
-            template_name="accounts/password_reset_form.html",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

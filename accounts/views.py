@@ -3,6 +3,8 @@ own views, wired in ``accounts/urls.py`` with this app's templates and form."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -11,10 +13,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ApiTokenCreateForm, ProfileForm, SignupForm, VacationStartForm
+from accounts.forms import (
+    ApiTokenCreateForm,
+    PasswordResetRequestForm,
+    ProfileForm,
+    SignupForm,
+    VacationStartForm,
+)
 from accounts.login_limits import client_address, lockout_message, login_lock_wait
 from accounts.selectors import (
     api_token_list,
@@ -31,6 +40,12 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
+from accounts.throttles import (
+    PasswordResetThrottle,
+    SignupThrottle,
+    too_many_requests_message,
+    web_throttle_wait,
+)
 from celticsite.errors import DomainError
 
 # Where the tokens page keeps a new key between the POST that makes it and the one GET
@@ -46,6 +61,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = web_throttle_wait(request, SignupThrottle)
+        if wait is not None:
+            return _too_many_requests(request, "accounts/signup.html", {"form": form}, wait)
         try:
             signup_request(**form.service_kwargs())
         except ValidationError as exc:
@@ -53,6 +71,31 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def _too_many_requests(
+    request: HttpRequest, template: str, context: dict[str, Any], wait: int
+) -> HttpResponse:
+    """The page again, status 429, with the reason and Retry-After."""
+    context = {**context, "throttle_message": too_many_requests_message(wait)}
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's page, within the API's per-address budget for reset emails."""
+
+    form_class = PasswordResetRequestForm  # the email goes through the outbox
+    template_name = "accounts/password_reset_form.html"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetRequestForm) -> HttpResponse:
+        wait = web_throttle_wait(self.request, PasswordResetThrottle)
+        if wait is not None:
+            context = self.get_context_data(form=form)
+            return _too_many_requests(self.request, self.template_name, context, wait)
+        return super().form_valid(form)
 
 
 def signup_sent(request: HttpRequest) -> HttpResponse:

@@ -283,3 +283,40 @@ def test_successful_logins_are_not_counted(client, alice, small_limits):
     for _ in range(6):
         assert _login(client, "alice", PASSWORD).status_code == 302
         client.post(reverse("accounts:logout"))
+
+
+# --- Emails sent on request: the web pages share the API's budgets ---------------------------
+
+
+def test_web_password_reset_shares_the_api_budget_per_address(client, api_client, alice):
+    for _ in range(3):
+        assert api_client.post(RESET, {"email": "alice@example.org"}).status_code == 202
+    for _ in range(2):
+        assert (
+            client.post(reverse("accounts:password_reset"), {"email": "x@example.org"}).status_code
+            == 302
+        )
+
+    response = client.post(reverse("accounts:password_reset"), {"email": "alice@example.org"})
+
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= 3600
+    assert b"Too many requests from your address" in response.content
+
+
+def test_web_signup_is_limited_per_address(client):
+    for n in range(10):
+        data = {
+            "username": f"user{n}",
+            "email": f"user{n}@example.org",
+            "password": PASSWORD,
+            "password_confirm": PASSWORD,
+            "time_zone": "UTC",
+        }
+        assert client.post(reverse("accounts:signup"), data).status_code == 302
+
+    response = client.post(reverse("accounts:signup"), {**data, "username": "one-more"})
+
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= 3600
+    assert b"Too many requests from your address" in response.content
