@@ -19,6 +19,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from games.models import Game
 from tests.security.matrix import ADMIN_ROLES, ANONYMOUS, ROLES, AdminRow, ApiRow, collect
 from tests.security.matrix.world import World, build_world
 
@@ -83,6 +84,25 @@ def test_every_admin_action_has_one_row_and_every_row_an_action():
     )
     assert sorted(set(rows) - actions) == [], "rows for admin actions that do not exist"
     assert _duplicates(rows) == []
+
+
+def test_an_endpoint_without_rows_is_found(settings):
+    settings.ROOT_URLCONF = "tests.security.extra_urls"
+
+    assert api_endpoints() - {row.key for row in API_ROWS} == {
+        ("POST", "/api/v1/unlisted/{thing_id}/")
+    }
+
+
+def test_an_admin_action_without_rows_is_found(monkeypatch):
+    @admin.action(description="An action nobody wrote rows for")
+    def unlisted(model_admin: Any, request: Any, queryset: Any) -> None:
+        """Does nothing: only its name matters here."""
+
+    game_admin = admin.site._registry[Game]
+    monkeypatch.setattr(game_admin, "actions", [*game_admin.actions, unlisted])
+
+    assert admin_actions() - {row.key for row in ADMIN_ROWS} == {("games.game", "unlisted")}
 
 
 def test_every_row_names_every_role_and_no_other():
