@@ -23,6 +23,7 @@ from django.core import mail
 from django.db import OperationalError, transaction
 from django.utils import timezone
 from kombu import pools
+from kombu.asynchronous import set_event_loop
 
 from celticsite.celery import app
 from games import services as game_services
@@ -74,8 +75,8 @@ def broker(tmp_path: Path) -> Iterator[None]:
         key: app.conf[key]
         for key in ("broker_url", "broker_transport_options", "task_always_eager")
     }
-    if settings.REDIS_URL:
-        _use_broker(settings.REDIS_URL, {})
+    if settings.REDIS_URL:  # with the settings' socket timeouts, as deployed
+        _use_broker(settings.REDIS_URL, dict(settings.CELERY_BROKER_TRANSPORT_OPTIONS))
     else:
         folders = {name: tmp_path / name for name in ("queue", "processed", "control")}
         for folder in folders.values():
@@ -199,32 +200,37 @@ def clock_and_mail_workers(broker: None) -> Iterator[None]:
     """Two worker threads, as deployed: one consuming only ``clock``, one only ``mail``.
 
     The clock worker runs on an app of its own, configured from the same settings: a Celery
-    app holds one set of queues to consume, which a worker's ``queues`` narrows.
+    app holds one set of queues to consume, which a worker's ``queues`` narrows. On Redis each
+    worker needs an event loop (kombu hub) of its own too: a worker takes the process's
+    current one if there is one, and two threads must not run the same loop.
     """
     clock_app = Celery("celticsite")
     clock_app.config_from_object("django.conf:settings", namespace="CELERY")
     clock_app.conf.broker_url = app.conf.broker_url
     clock_app.conf.broker_transport_options = app.conf.broker_transport_options
     clock_app.conf.task_always_eager = False
-    with (
-        start_worker(
+    set_event_loop(None)
+    try:
+        with start_worker(
             clock_app,
             pool="solo",
             perform_ping_check=False,
             shutdown_timeout=30,
             queues=["clock"],
             hostname="clock@test",
-        ),
-        start_worker(  # started last, so the main app is the current one again
-            app,
-            pool="solo",
-            perform_ping_check=False,
-            shutdown_timeout=30,
-            queues=["mail"],
-            hostname="mail@test",
-        ),
-    ):
-        yield
+        ):
+            set_event_loop(None)
+            with start_worker(  # started last, so the main app is the current one again
+                app,
+                pool="solo",
+                perform_ping_check=False,
+                shutdown_timeout=30,
+                queues=["mail"],
+                hostname="mail@test",
+            ):
+                yield
+    finally:
+        set_event_loop(None)
 
 
 def test_a_silent_mail_server_does_not_stop_a_timeout_being_decided(
