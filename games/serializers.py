@@ -24,6 +24,22 @@ class PlayerSerializer(serializers.Serializer):
         return getattr(profile, "display_name", "") or user.get_username()
 
 
+DAY_RANGES = {"days_per_move": (1, 60), "bank_days": (1, 120), "increment_days": (0, 30),
+              "max_days": (1, 365)}  # fmt: skip
+"""Each number of days a time control stores, checked whatever its kind (the clock checks
+only those its kind uses; the others are stored too and must fit)."""
+
+
+def _days_field(name: str, *, default: int, help_text: str) -> serializers.IntegerField:
+    low, high = DAY_RANGES[name]
+
+    @extend_schema_field({"type": "integer", "minimum": low, "maximum": high})
+    class DaysField(serializers.IntegerField):
+        pass  # the range is checked in TimeControlSerializer.validate, with its message
+
+    return DaysField(default=default, help_text=help_text)
+
+
 class TimeControlSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[k.value for k in ClockKind],
@@ -31,10 +47,14 @@ class TimeControlSerializer(serializers.Serializer):
         help_text="per_move: fixed days for every move; fischer: a bank of days with an "
         "increment per move and a cap; none: no time limit.",
     )
-    days_per_move = serializers.IntegerField(default=3, help_text="per_move: days per move, 1-60.")
-    bank_days = serializers.IntegerField(default=10, help_text="fischer: starting bank, 1-120.")
-    increment_days = serializers.IntegerField(default=2, help_text="fischer: days added per move.")
-    max_days = serializers.IntegerField(default=20, help_text="fischer: the bank's cap.")
+    days_per_move = _days_field("days_per_move", default=3, help_text="per_move: days per move.")
+    bank_days = _days_field("bank_days", default=10, help_text="fischer: the starting bank.")
+    increment_days = _days_field(
+        "increment_days", default=2, help_text="fischer: days added per move."
+    )
+    max_days = _days_field(
+        "max_days", default=20, help_text="fischer: the bank's cap, at least bank_days."
+    )
     weekends_off = serializers.BooleanField(
         default=False,
         help_text="The clock of the player to move stops from Saturday 00:00 to Monday 00:00 "
@@ -54,6 +74,11 @@ class TimeControlSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        for name, (low, high) in DAY_RANGES.items():
+            if not low <= attrs[name] <= high:
+                raise serializers.ValidationError(
+                    f"{name} is {attrs[name]}: expected {low} to {high} days"
+                )
         try:
             attrs["time_control"] = TimeControl(
                 kind=ClockKind(attrs["kind"]), **{k: attrs[k] for k in self.FIELDS}

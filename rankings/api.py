@@ -10,6 +10,7 @@ from typing import Any
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -94,6 +95,8 @@ class RankingCsvApi(APIView):
         },
     )
     def get(self, request: Request) -> HttpResponse:
+        if request.query_params.get("format") == "":  # DRF ignores it; the document does not
+            raise ValidationError({"format": ["'' is not a format: expected csv or json."]})
         entries = selectors.ranking_list(**_filters(request))
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")

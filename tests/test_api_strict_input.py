@@ -169,3 +169,41 @@ def test_an_unknown_format_is_a_documented_404(client):
     assert response.status_code == 404
     document = client.get("/api/schema/?format=json").json()
     assert "404" in document["paths"]["/api/v1/rankings/export.csv"]["get"]["responses"]
+
+
+@pytest.mark.parametrize(
+    ("time_control", "detail"),
+    [
+        ({"kind": "none", "max_days": -1}, "max_days is -1: expected 1 to 365 days"),
+        ({"kind": "none", "days_per_move": 99999}, "days_per_move is 99999: expected 1 to 60 days"),
+        ({"kind": "per_move", "bank_days": 0}, "bank_days is 0: expected 1 to 120 days"),
+        ({"kind": "per_move", "increment_days": 31}, "increment_days is 31: expected 0 to 30 days"),
+    ],
+)
+def test_every_time_control_number_is_checked_whatever_the_kind(alice_api, time_control, detail):
+    """Each number is stored with the challenge, used or not: out of range it is refused
+    (it used to reach the database's CHECK constraint and answer 500)."""
+    response = alice_api.post("/api/v1/challenges/", {"time_control": time_control}, format="json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["detail"] == f"time_control: {detail}"
+    assert not Challenge.objects.exists()
+
+
+def test_the_time_control_ranges_are_documented(client):
+    document = client.get("/api/schema/?format=json").json()
+    fields = document["components"]["schemas"]["TimeControlRequest"]["properties"]
+    bounds = {name: (fields[name]["minimum"], fields[name]["maximum"]) for name in fields
+              if "minimum" in fields[name]}  # fmt: skip
+    assert bounds == {
+        "days_per_move": (1, 60),
+        "bank_days": (1, 120),
+        "increment_days": (0, 30),
+        "max_days": (1, 365),
+    }
+
+
+def test_a_blank_format_is_refused(client):
+    response = client.get("/api/v1/rankings/export.csv?format=")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "format: '' is not a format: expected csv or json."
