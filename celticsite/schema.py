@@ -7,8 +7,14 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.fields import CharField
 
 from celticsite.api import ErrorSerializer
+
+NO_NUL = "^[^\\u0000]+$"
+"""A JSON Schema pattern: text without a NUL character. ``+``, not ``*``: for a field that may
+be blank, drf-spectacular adds the empty string as a second ``oneOf`` branch, which must not
+overlap this one."""
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -26,6 +32,19 @@ class AutoSchema(SpectacularAutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(_error(description), code)
         return dict(sorted(responses.items()))
+
+    def _map_serializer_field(
+        self, field: Any, direction: Any, bypass_extensions: bool = False
+    ) -> Any:
+        """Text a request may send is documented without NUL characters, which DRF refuses
+        in every CharField (a field with its own pattern, enum or format keeps it)."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        plain_text = schema.get("type") == "string" and not (
+            {"pattern", "enum", "format", "$ref"} & set(schema)
+        )
+        if direction == "request" and isinstance(field, CharField) and plain_text:
+            schema["pattern"] = NO_NUL
+        return schema
 
     def _plumbing_errors(self) -> dict[str, str]:
         errors: dict[str, str] = {}

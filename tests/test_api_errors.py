@@ -217,3 +217,26 @@ def test_a_documented_time_zone_and_country_are_accepted(document):
 
     assert response.status_code == 200, response.json()
     assert (response.json()["country"], response.json()["reminder_hours"]) == ("IE", [336])
+
+
+def test_text_fields_are_documented_without_nul_characters(document):
+    """DRF refuses a NUL character in any text field (PostgreSQL text cannot hold one)."""
+    schemas = document["components"]["schemas"]
+    for component, field in [
+        ("MessageHideInputRequest", "reason"),
+        ("MessageInputRequest", "body"),
+        ("MoveInputRequest", "move"),
+        ("SignupInputRequest", "username"),
+        ("ApiTokenCreateInputRequest", "name"),
+    ]:
+        described = schemas[component]["properties"][field]
+        branches = described.get("oneOf", [described])  # a field that may be blank: two
+        assert branches[0]["pattern"] == "^[^\\u0000]+$", component
+        assert branches[1:] in ([], [{"type": "string", "maxLength": 0}]), component
+
+
+def test_a_nul_character_is_refused_as_documented():
+    alice = token_client(make_user("alice"))
+    response = alice.post("/api/v1/accounts/tokens/", {"name": "a\u0000b"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "name: Null characters are not allowed."
