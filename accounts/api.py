@@ -312,7 +312,10 @@ class ApiTokenListCreateApi(APIView):
         summary="Create an API token",
         description=(
             "Answers with the full key, once. Accepts HTTP Basic authentication "
-            "(username and password) as well as a session or another token."
+            "(username and password) as well as a session or another token. Failed HTTP Basic "
+            "logins count with the login page's: after too many for the username or from the "
+            "address, the answer is 429 `login_locked` with Retry-After, and no password is "
+            "checked until then."
         ),
         request=ApiTokenCreateInputSerializer,
         responses={
