@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
@@ -39,8 +40,10 @@ class AutoSchema(SpectacularAutoSchema):
         """Text a request may send is documented without NUL characters, which DRF refuses
         in every CharField (a field with its own pattern, enum or format keeps it)."""
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
-        plain_text = schema.get("type") == "string" and not (
-            {"pattern", "enum", "format", "$ref"} & set(schema)
+        plain_text = (
+            schema.get("type") == "string"
+            and not {"pattern", "enum", "format", "$ref"} & set(schema)
+            and not any(isinstance(v, RegexValidator) for v in field.validators)
         )
         if direction == "request" and isinstance(field, CharField) and plain_text:
             schema["pattern"] = NO_NUL

@@ -240,3 +240,9 @@ def test_a_nul_character_is_refused_as_documented():
     response = alice.post("/api/v1/accounts/tokens/", {"name": "a\u0000b"}, format="json")
     assert response.status_code == 400
     assert response.json()["detail"] == "name: Null characters are not allowed."
+
+
+def test_a_field_with_its_own_pattern_keeps_it(document):
+    parameters = document["paths"]["/api/v1/rankings/"]["get"]["parameters"]
+    country = next(p for p in parameters if p["name"] == "country")
+    assert country["schema"]["pattern"] == "^[A-Za-z]{2}$"
