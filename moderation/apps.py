@@ -15,9 +15,13 @@ class ModerationConfig(AppConfig):
 
 
 def _sync_moderators_group(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
-    """After ``migrate``, once every app's permissions exist (the last app's signal), bring
-    the moderators group up to date."""
-    if sender is not list(apps.get_app_configs())[-1] or using != "default":
+    """After ``migrate``, bring the moderators group up to date.
+
+    ``post_migrate`` is sent once per app with models, in ``INSTALLED_APPS`` order, and each
+    app's permissions are made by its own signal: wait for the last app's, when all exist.
+    """
+    with_models = [config for config in apps.get_app_configs() if config.models_module]
+    if sender is not with_models[-1] or using != "default":
         return
     from moderation.services import moderators_group_sync
 
