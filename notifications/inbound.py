@@ -128,7 +128,9 @@ def email_parse(raw: bytes, *, size: int | None = None) -> ParsedEmail:
     # NUL is no character of an email, and PostgreSQL text cannot hold it: drop it at once.
     raw = raw.replace(b"\x00", b"")
     message, problem = _message_read(raw, size=len(raw) if size is None else size)
-    message_id = _clean_line(" ".join(_raw_header(message, "message-id")[:1]))[:255]
+    # Raw bytes are kept as escapes: Message-IDs that differ only in them stay distinct.
+    raw_id = " ".join(_raw_header(message, "message-id")[:1])
+    message_id = _clean_line(raw_id, errors="backslashreplace")[:255]
     if not message_id:
         message_id = "sha256:" + hashlib.sha256(raw).hexdigest()
     from_header = _clean_line(" ".join(_raw_header(message, "from")))
@@ -211,19 +213,20 @@ def _raw_header(message: Message, name: str) -> list[str]:
     return [str(value) for key, value in message.raw_items() if key.lower() == name]
 
 
-def _clean_text(text: str) -> str:
+def _clean_text(text: str, *, errors: str = "replace") -> str:
     """``text`` as storable UTF-8: raw bytes that were not UTF-8 (kept by the parser as
-    surrogate escapes) become U+FFFD, NUL is dropped."""
+    surrogate escapes) become U+FFFD (or ``\\xe9`` escapes with ``errors="backslashreplace"``),
+    NUL is dropped."""
     try:
         encoded = text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a lone surrogate that stands for no byte
         encoded = text.encode("utf-8", "replace")
-    return encoded.decode("utf-8", "replace").replace("\x00", "")
+    return encoded.decode("utf-8", errors).replace("\x00", "")
 
 
-def _clean_line(text: str) -> str:
+def _clean_line(text: str, *, errors: str = "replace") -> str:
     """A header value on one line: clean UTF-8, no control characters, single spaces."""
-    return " ".join(_CONTROL_CHARACTERS.sub("", _clean_text(text)).split())
+    return " ".join(_CONTROL_CHARACTERS.sub("", _clean_text(text, errors=errors)).split())
 
 
 def _decoded_subject(message: Message) -> str:

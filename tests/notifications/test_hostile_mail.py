@@ -122,3 +122,12 @@ def test_the_command_reads_no_more_than_the_limit_from_a_huge_input(mailer, game
     assert (record.outcome, record.reason) == ("refused", "too_large")
     assert "is 50000000 bytes" in record.detail
     assert stream.left == 0 and stream.largest_read <= 1 << 20
+
+
+def test_message_ids_differing_only_in_raw_bytes_stay_distinct(mailer, game):
+    """Raw bytes in a Message-ID are kept as escapes, not all turned into U+FFFD: otherwise a
+    second message would pass for a duplicate of the first and never be handled."""
+    first = inbound_email_receive(raw=hostile_mail.reply(None, message_id=b"<caf\xe9@x.example>"))
+    second = inbound_email_receive(raw=hostile_mail.reply(None, message_id=b"<caf\xe8@x.example>"))
+    assert (first.message_id, second.message_id) == ("<caf\\xe9@x.example>", "<caf\\xe8@x.example>")
+    assert InboundEmail.objects.count() == 2
