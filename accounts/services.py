@@ -617,11 +617,11 @@ def _permission_names(group: Group) -> list[str]:
     )
 
 
-@transaction.atomic
-def user_group_add(
-    *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str
+def _set_membership(
+    *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str, member: bool
 ) -> AbstractUser:
-    """Put ``user`` in ``group``; the actor must hold every permission the group gives."""
+    """Check the rules, then put ``user`` in ``group`` (``member``) or take them out, audited.
+    Adding needs the actor to hold every permission the group gives."""
     reason = _check_may_moderate(
         user=user,
         actor=actor,
@@ -630,18 +630,19 @@ def user_group_add(
         what="change the groups of",
     )
     lacking = [name for name in _permission_names(group) if not actor.has_perm(name)]
-    if lacking:
+    if member and lacking:
         raise NotPermitted(
             f"You cannot add anyone to {group.name}: it gives permissions you do not hold "
             f"({', '.join(lacking)})."
         )
     user = User.objects.select_for_update().get(pk=user.pk)
-    if user.groups.filter(pk=group.pk).exists():
-        raise Conflict(f"{user.get_username()} is already in {group.name}.")
-    user.groups.add(group)
+    if user.groups.filter(pk=group.pk).exists() == member:
+        state = "already" if member else "not"
+        raise Conflict(f"{user.get_username()} is {state} in {group.name}.")
+    (user.groups.add if member else user.groups.remove)(group)
     audit_record(
         actor=actor,
-        action=AuditAction.USER_GROUP_ADD,
+        action=AuditAction.USER_GROUP_ADD if member else AuditAction.USER_GROUP_REMOVE,
         target=user,
         reason=reason,
         data={"group": group.name, "group_id": group.pk},
@@ -650,26 +651,16 @@ def user_group_add(
 
 
 @transaction.atomic
+def user_group_add(
+    *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str
+) -> AbstractUser:
+    """Put ``user`` in ``group``; the actor must hold every permission the group gives."""
+    return _set_membership(user=user, group=group, actor=actor, reason=reason, member=True)
+
+
+@transaction.atomic
 def user_group_remove(
     *, user: AbstractUser, group: Group, actor: AbstractUser, reason: str
 ) -> AbstractUser:
     """Take ``user`` out of ``group``."""
-    reason = _check_may_moderate(
-        user=user,
-        actor=actor,
-        reason=reason,
-        permission=GROUPS_PERMISSION,
-        what="change the groups of",
-    )
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if not user.groups.filter(pk=group.pk).exists():
-        raise Conflict(f"{user.get_username()} is not in {group.name}.")
-    user.groups.remove(group)
-    audit_record(
-        actor=actor,
-        action=AuditAction.USER_GROUP_REMOVE,
-        target=user,
-        reason=reason,
-        data={"group": group.name, "group_id": group.pk},
-    )
-    return user
+    return _set_membership(user=user, group=group, actor=actor, reason=reason, member=False)

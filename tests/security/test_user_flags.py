@@ -211,6 +211,8 @@ def test_a_moderator_with_the_groups_permission_adds_a_peer_and_it_is_audited():
     with pytest.raises(Conflict, match="alice is already in Moderators"):
         services.user_group_add(user=alice, group=moderators, actor=lead, reason="again")
     services.user_group_remove(user=alice, group=moderators, actor=lead, reason="Left")
+    with pytest.raises(Conflict, match="alice is not in Moderators"):
+        services.user_group_remove(user=alice, group=moderators, actor=lead, reason="again")
 
     assert not alice.groups.exists()
     assert [(e.action, e.data) for e in AuditEntry.objects.order_by("id")] == [
