@@ -25,6 +25,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.throttling import BaseThrottle
 
+from accounts.throttles import try_again_in
+
 KEY_PREFIX = "login-failures"
 
 
@@ -102,8 +104,5 @@ def login_failed_receiver(
 
 
 def lockout_message(wait_seconds: int) -> str:
-    minutes = math.ceil(wait_seconds / 60)
-    return (
-        "Too many failed logins for this account or from your address. "
-        f"Try again in {minutes} minute{'s' * (minutes != 1)}."
-    )
+    reason = "Too many failed logins for this account or from your address."
+    return f"{reason} {try_again_in(wait_seconds)}"

@@ -41,8 +41,11 @@ def web_throttle_wait(request: HttpRequest, throttle_class: type[AnonRateThrottl
     return max(1, math.ceil(throttle.wait() or 1))
 
 
-def too_many_requests_message(wait_seconds: int) -> str:
+def try_again_in(wait_seconds: int) -> str:
+    """The end of every "too many" message, in whole minutes (rounded up)."""
     minutes = math.ceil(wait_seconds / 60)
-    return (
-        f"Too many requests from your address. Try again in {minutes} minute{'s' * (minutes != 1)}."
-    )
+    return f"Try again in {minutes} minute{'s' * (minutes != 1)}."
+
+
+def too_many_requests_message(wait_seconds: int) -> str:
+    return f"Too many requests from your address. {try_again_in(wait_seconds)}"

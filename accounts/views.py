@@ -1,5 +1,6 @@
-"""Web pages for accounts: sign-up, login, profile, API tokens. Password reset is Django's
-own views, wired in ``accounts/urls.py`` with this app's templates and form."""
+"""Web pages for accounts: sign-up, login, profile, API tokens. Login and password reset are
+Django's views, extended here with the failed-login limits, the outbox and the email budget;
+the rest of the reset flow is Django's own, wired in ``accounts/urls.py``."""
 
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         wait = web_throttle_wait(request, SignupThrottle)
         if wait is not None:
-            return _too_many_requests(request, "accounts/signup.html", {"form": form}, wait)
+            message = too_many_requests_message(wait)
+            return _too_many(request, "accounts/signup.html", {"form": form}, wait, message)
         try:
             signup_request(**form.service_kwargs())
         except ValidationError as exc:
@@ -73,12 +75,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form})
 
 
-def _too_many_requests(
-    request: HttpRequest, template: str, context: dict[str, Any], wait: int
+def _too_many(
+    request: HttpRequest, template: str, context: dict[str, Any], wait: int, message: str
 ) -> HttpResponse:
-    """The page again, status 429, with the reason and Retry-After."""
-    context = {**context, "throttle_message": too_many_requests_message(wait)}
-    response = render(request, template, context, status=429)
+    """The page again with ``message`` on top: status 429, and Retry-After in seconds."""
+    response = render(request, template, {**context, "limit_message": message}, status=429)
     response["Retry-After"] = str(wait)
     return response
 
@@ -94,7 +95,8 @@ class PasswordResetView(auth_views.PasswordResetView):
         wait = web_throttle_wait(self.request, PasswordResetThrottle)
         if wait is not None:
             context = self.get_context_data(form=form)
-            return _too_many_requests(self.request, self.template_name, context, wait)
+            message = too_many_requests_message(wait)
+            return _too_many(self.request, self.template_name, context, wait, message)
         return super().form_valid(form)
 
 
@@ -134,16 +136,13 @@ class LoginView(auth_views.LoginView):
         return response
 
     def _locked_response(self, request: HttpRequest) -> HttpResponse | None:
-        wait = login_lock_wait(
-            username=request.POST.get("username", ""), address=client_address(request)
-        )
+        username = request.POST.get("username", "")
+        wait = login_lock_wait(username=username, address=client_address(request))
         if wait is None:
             return None
-        form = self.get_form_class()(request, initial={"username": request.POST.get("username")})
-        context = self.get_context_data(form=form, lockout_message=lockout_message(wait))
-        response = self.render_to_response(context, status=429)
-        response["Retry-After"] = str(wait)
-        return response
+        form = self.get_form_class()(request, initial={"username": username})
+        context = self.get_context_data(form=form)
+        return _too_many(request, self.template_name, context, wait, lockout_message(wait))
 
 
 @login_required
