@@ -64,6 +64,10 @@ Outcome = InboundEmail.Outcome
 HEADER_BYTES = 64 * 1024
 # Authentication-Results methods whose "fail" refuses a move.
 REFUSING_AUTH_METHODS = ("dmarc", "spf")
+# A Content-Type header of a part that holds other parts, as the parser reads it.
+_CONTAINER_HEADER = re.compile(rb"(?im)^content-type:\s*(?:multipart|message)/")
+# How many such parts a message may have, per level of nesting allowed.
+CONTAINERS_PER_LEVEL = 4
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Headers that may name the address the reply was sent to, most reliable first.
@@ -86,6 +90,7 @@ REFUSAL_TITLES = {
     "no_move": "no move found",
     "too_large": "your email is too large",
     "too_deep": "your email is nested too deeply",
+    "too_many_parts": "your email has too many parts",
     "dmarc_fail": "your email failed the sender check (DMARC)",
     "spf_fail": "your email failed the sender check (SPF)",
 }
@@ -111,7 +116,7 @@ class ParsedEmail:
     subject: str
     tokens: list[str]  # token candidates: recipient plus parts first, then subject tags
     move_text: str  # the first usable body line, else the subject without prefixes and tag
-    problem: Refusal | None = None  # empty, unparseable, too_large or too_deep
+    problem: Refusal | None = None  # empty, unparseable, too_large, too_deep, too_many_parts
     auth_failure: Refusal | None = None  # DMARC or SPF failed at the trusted mail server
 
 
@@ -179,8 +184,20 @@ def _headers_parse(raw: bytes) -> EmailMessage:
 
 
 def _message_parse(raw: bytes) -> tuple[EmailMessage, Refusal | None]:
-    """The whole message, or its headers and why its body cannot be read (nested too deep)."""
+    """The whole message, or its headers and why its body cannot be read (nested too deep).
+
+    The parser's time grows with the nesting times the lines, so a message with more parts
+    that hold other parts than CONTAINERS_PER_LEVEL times the depth limit is refused before
+    parsing; no reply needs that many.
+    """
     limit = settings.CELTIC_INBOUND_MAX_MIME_DEPTH
+    most_containers = CONTAINERS_PER_LEVEL * limit
+    if len(_CONTAINER_HEADER.findall(raw)) > most_containers:
+        return _headers_parse(raw), Refusal(
+            "too_many_parts",
+            f"Your email has more than {most_containers} parts that hold other parts "
+            "(multipart or forwarded messages). Reply with only the move.",
+        )
     too_deep = Refusal(
         "too_deep",
         f"Your email has parts nested more than {limit} levels deep, the most we read. "

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 TRUSTED_AUTHSERV_ID = "mx.celtic.example"
 MAX_BYTES = 100_000
 MAX_DEPTH = 10
+MAX_CONTAINERS = 4 * MAX_DEPTH  # parts holding other parts, counted before parsing
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,14 @@ def nested_rfc822(depth: int) -> tuple[bytes, bytes]:
     for _ in range(depth - 1):
         body = b"Content-Type: message/rfc822\r\n\r\nSubject: fwd\r\n" + body
     return b"message/rfc822", b"Subject: fwd\r\n" + body
+
+
+def many_containers(count: int) -> tuple[bytes, bytes]:
+    """A flat multipart holding ``count - 1`` empty multiparts side by side, then the move."""
+    empty = b"Content-Type: multipart/mixed; boundary=e\r\n\r\n--e--\r\n"
+    parts = [empty] * (count - 1) + [b"Content-Type: text/plain\r\n\r\nd5 ESW\r\n"]
+    body = b"".join(b"--top\r\n" + part + b"\r\n" for part in parts) + b"--top--\r\n"
+    return b"multipart/mixed; boundary=top", body
 
 
 def authentication_results(*values: bytes) -> tuple[bytes, ...]:
@@ -259,8 +268,24 @@ CORPUS: list[HostileCase] = [
     HostileCase(
         "nesting-past-the-limit", _deep(MAX_DEPTH + 1), "refused", "too_deep", answered=True
     ),
-    HostileCase("nesting-1200-deep", _deep(1200), "refused", "too_deep", answered=True),
-    HostileCase("forwarded-1500-deep", _rfc822(1500), "refused", "too_deep", answered=True),
+    # deep nesting is refused for its many containers before it is parsed
+    HostileCase("nesting-1200-deep", _deep(1200), "refused", "too_many_parts", answered=True),
+    HostileCase("forwarded-1500-deep", _rfc822(1500), "refused", "too_many_parts", answered=True),
+    HostileCase(
+        "containers-at-the-limit",
+        lambda m: reply(m.token, *many_containers(MAX_CONTAINERS)),
+        "moved",
+        "",
+        answered=True,
+        moved=True,
+    ),
+    HostileCase(
+        "containers-past-the-limit",
+        lambda m: reply(m.token, *many_containers(MAX_CONTAINERS + 1)),
+        "refused",
+        "too_many_parts",
+        answered=True,
+    ),
     HostileCase(
         "huge-body",
         lambda m: reply(m.token, body=HUGE_BODY),

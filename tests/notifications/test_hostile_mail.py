@@ -77,6 +77,7 @@ def test_the_reasons_are_told_to_the_player(mailer, game):
     expected = {
         "huge-body": "is more than 100000 bytes",
         "nesting-past-the-limit": "nested more than 10 levels deep",
+        "containers-past-the-limit": "more than 40 parts that hold other parts",
         "dmarc-fail-from-the-trusted-host": "failed the DMARC check of mx.celtic.example",
         "spf-fail-from-the-trusted-host": "failed the SPF check of mx.celtic.example",
     }
@@ -131,3 +132,12 @@ def test_message_ids_differing_only_in_raw_bytes_stay_distinct(mailer, game):
     second = inbound_email_receive(raw=hostile_mail.reply(None, message_id=b"<caf\xe8@x.example>"))
     assert (first.message_id, second.message_id) == ("<caf\\xe9@x.example>", "<caf\\xe8@x.example>")
     assert InboundEmail.objects.count() == 2
+
+
+def test_nesting_past_the_parsers_recursion_is_refused_too(settings, mailer, game):
+    """With limits high enough to let the parser try, its RecursionError is caught."""
+    settings.CELTIC_INBOUND_MAX_MIME_DEPTH = 5000
+    content_type, body = hostile_mail.nested_multipart(1200)
+    record = inbound_email_receive(raw=hostile_mail.reply(mailer.token, content_type, body))
+    assert (record.outcome, record.reason) == ("refused", "too_deep")
+    assert "nested more than 5000 levels deep" in record.detail
