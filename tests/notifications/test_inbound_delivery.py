@@ -70,6 +70,17 @@ def test_the_command_records_input_that_is_not_an_email_and_exits_0(raw, message
     assert InboundEmail.objects.get().outcome == "malformed"
 
 
+def test_the_command_reads_raw_bytes_from_the_real_standard_input(monkeypatch, alice, game):
+    """Through sys.stdin's byte buffer, as a mail server's pipe feeds it: bytes that are not
+    UTF-8 must not be decoded as text on the way in."""
+    raw = hostile_mail.reply(token_for(game, alice), subject=b"Re: caf\xe9 \xff")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="ascii"))
+    out = io.StringIO()
+    call_command("receive_email", stdout=out)
+    assert out.getvalue().startswith(f"moved: game #{game.pk} ply 0 'd5 ESW' from alice@")
+    assert InboundEmail.objects.get().subject == "Re: caf\ufffd \ufffd"
+
+
 def test_the_command_exits_75_when_the_database_fails(monkeypatch, alice, game):
     def fail(**kwargs):
         raise OperationalError("database is locked")
