@@ -224,6 +224,9 @@ else:
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "celtic_cache",
             "KEY_PREFIX": CELTIC_CACHE_KEY_PREFIX,
+            # Above this many rows, expired ones are deleted, then live ones if still above:
+            # high enough that a flood of keys cannot evict the login locks.
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
