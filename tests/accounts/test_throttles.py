@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from accounts import login_limits
 from accounts.services import api_token_create
 from tests.accounts.factories import PASSWORD, make_user
 from tests.accounts.test_api import basic_header, token_header
@@ -320,3 +322,17 @@ def test_web_signup_is_limited_per_address(client):
     assert response.status_code == 429
     assert 0 < int(response["Retry-After"]) <= 3600
     assert b"Too many requests from your address" in response.content
+
+
+def test_parallel_failures_cannot_share_one_count(small_limits):
+    """Requests that read the count at the same moment still claim different slots."""
+    start = timezone.now()
+    window_key = f"{login_limits._key('account', 'alice')}:{int(start.timestamp() // 900)}"
+    with time_machine.travel(start, tick=False):
+        login_limits.login_failure_record(username="alice", address=None)
+        login_limits.login_failure_record(username="alice", address=None)
+        cache.set(window_key, 0, timeout=900)  # a third request read the count before both
+        assert login_limits.login_lock_wait(username="alice", address=None) is None
+        login_limits.login_failure_record(username="alice", address=None)
+
+        assert login_limits.login_lock_wait(username="ALICE", address=None) == COOLOFF_SECONDS
