@@ -125,10 +125,10 @@ Machine: {platform.machine()}, {os.cpu_count()} cores; CPython {platform.python_
 | --- | --- | --- | --- | --- | --- |
 {table}
 
-Python's email parser checks every line against the boundary of every enclosing part, so its
-time grows with the nesting times the lines: 900 levels of nesting in 61 KB take seconds
-(last row). Refusing messages with more than 40 parts that hold other parts before parsing keeps every
-message within the size limit well under a second.
+Python's email parser checks every line against the boundary of every enclosing part, so
+its time grows with the nesting times the lines: 900 levels of nesting in 61 KB take
+seconds (last row). Refusing messages with more than 40 parts that hold other parts before
+parsing keeps every message within the size limit well under a second.
 """
     text = path.read_text(encoding="utf-8")
     start = text.find("\n## Inbound mail")
