@@ -68,3 +68,82 @@ def test_api_token_create_survives_losing_a_race_for_the_name(alice):
         "name": ["You already have an active token with this name; pick another."]
     }
     assert alice.api_tokens.count() == 1
+
+
+# --- Sign-up ------------------------------------------------------------------------------
+
+
+def _signals_sent(signal) -> list[dict]:
+    sent: list[dict] = []
+    signal.connect(lambda sender, **kwargs: sent.append(kwargs), weak=False, dispatch_uid="t")
+    return sent
+
+
+def test_signup_hashes_the_password_for_a_new_and_a_taken_address_alike(
+    alice, django_capture_on_commit_callbacks
+):
+    """Hashing is what takes time: both ways do it once, so both answer as fast."""
+    from accounts import services, signals
+
+    pending = _signals_sent(signals.signup_pending)
+    taken = _signals_sent(signals.signup_address_taken)
+    try:
+        with (
+            mock.patch.object(services, "make_password", wraps=services.make_password) as hashing,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            services.signup_request(username="carol", email="carol@example.org", password=PASSWORD)
+            services.signup_request(
+                username="mallory", email="ALICE@example.org", password=PASSWORD
+            )
+    finally:
+        signals.signup_pending.disconnect(dispatch_uid="t")
+        signals.signup_address_taken.disconnect(dispatch_uid="t")
+
+    assert hashing.call_count == 2
+    carol = User.objects.get(username="carol")
+    assert [sent["user"] for sent in pending] == [carol]
+    assert [sent["user"] for sent in taken] == [alice]
+    assert not User.objects.filter(username="mallory").exists()
+    assert carol.profile.pending_password.startswith("md5$")  # the test hasher
+    assert not carol.has_usable_password()
+
+
+def test_signup_again_for_a_pending_address_sends_its_confirmation_again(
+    django_capture_on_commit_callbacks,
+):
+    from accounts import services, signals
+
+    services.signup_request(username="carol", email="carol@example.org", password=PASSWORD)
+    pending = _signals_sent(signals.signup_pending)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.signup_request(
+                username="carol2", email="Carol@example.org", password="other-secret-42"
+            )
+    finally:
+        signals.signup_pending.disconnect(dispatch_uid="t")
+
+    assert [sent["user"].username for sent in pending] == ["carol"]
+    assert not User.objects.filter(username="carol2").exists()
+
+
+def test_a_suspended_pending_account_cannot_confirm(django_capture_on_commit_callbacks):
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    from accounts import services
+    from celticsite.errors import DomainError
+
+    services.signup_request(username="carol", email="carol@example.org", password=PASSWORD)
+    carol = User.objects.get(username="carol")
+    token = default_token_generator.make_token(carol)
+    uid = urlsafe_base64_encode(force_bytes(carol.pk))
+    User.objects.filter(pk=carol.pk).update(is_active=False)
+
+    with pytest.raises(DomainError) as refused:
+        services.signup_confirm(uidb64=uid, token=token)
+
+    assert refused.value.code == "invalid_signup_link"
+    assert not User.objects.get(pk=carol.pk).has_usable_password()
