@@ -167,6 +167,11 @@ def _offered(client: Client, changelist: str) -> list[str]:
     return [] if form is None else [name for name, _ in form.fields["action"].choices if name]
 
 
+def _posts_back(html: str, action: str) -> bool:
+    """Is this the action's reason or confirmation page (a form that posts the action back)?"""
+    return f'<input type="hidden" name="action" value="{action}"' in html
+
+
 @pytest.mark.parametrize(
     ("row", "role"),
     [
@@ -181,9 +186,13 @@ def test_admin_action(world: World, row: AdminRow, role: str) -> None:
     changelist = reverse(f"admin:{row.model.replace('.', '_')}_changelist")
     client = _admin_client(world, role)
 
+    selected = {"action": row.action, ACTION_CHECKBOX_NAME: [target.pk]}
+
     offered = row.action in _offered(client, changelist)
-    client.post(changelist, {"action": row.action, ACTION_CHECKBOX_NAME: [target.pk], **confirm})
+    page = client.post(changelist, selected)
+    asked = page.status_code == 200 and _posts_back(page.content.decode(), row.action)
+    client.post(changelist, {**selected, **confirm})
 
     after = type(target)._default_manager.filter(pk=target.pk).first()
     allowed = role in row.allowed
-    assert (offered, row.done(after)) == (allowed, allowed)
+    assert (offered, asked, row.done(after)) == (allowed, allowed and row.asks, allowed)

@@ -89,11 +89,12 @@ class ApiRow:
 
 @dataclass(frozen=True)
 class AdminRow:
-    """One admin action: the roles that are offered it and whose POST applies it.
+    """One admin action: the roles that are offered it, shown its reason or confirmation
+    page, and whose POST applies it.
 
-    ``target`` picks the object selected; ``confirm`` is what the action's reason or
-    confirmation page posts back; ``done`` tells, from the target read again (``None`` once
-    deleted), whether the action took effect.
+    ``target`` picks the object selected; ``confirm`` is what the action's page posts back;
+    ``done`` tells, from the target read again (``None`` once deleted), whether the action
+    took effect. ``asks`` is False for an action that applies at once, without a page.
     """
 
     model: str  # "app_label.model_name"
@@ -102,6 +103,7 @@ class AdminRow:
     target: Callable[[World], Model]
     done: Callable[[Model | None], bool]
     confirm: Mapping[str, Any] | Callable[[World], Mapping[str, Any]] = field(default_factory=dict)
+    asks: bool = True
 
     @property
     def key(self) -> tuple[str, str]:

@@ -84,6 +84,7 @@ ADMIN_ROWS = [
         MODERATORS,
         lambda world: world.targets["victim_token"],
         lambda token: token.revoked_at is not None,
+        asks=False,
     ),
     delete_row("accounts.apitoken", lambda world: world.targets["victim_token"], NOBODY),
 ]
