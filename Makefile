@@ -47,7 +47,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules
+	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf
 
 bench: install
 	$(BIN)/python -m bench.engine

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "moderation",
     "games",
     "rankings",
+    "tournaments",
     "notifications",
 ]
 

@@ -1,0 +1,1 @@
+"""Tournaments, their entries, rounds and games."""

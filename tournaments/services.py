@@ -1,0 +1,1 @@
+"""Tournament writes: create, register, start, pair, withdraw, finish."""

@@ -1,0 +1,1 @@
+"""Standings and tie-breaks as pure functions over round records. No Django, no ORM."""

@@ -1,0 +1,1 @@
+"""The FIDE Tournament Report File (TRF-2026): read and write, as pure functions."""
