@@ -26,6 +26,7 @@ from games.models import Challenge, Game, GameMessage, MessageReport, Move, Resu
 from games.rules import IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 from games.selectors import clock_pauses
+from games.signals import game_ended_announce
 from notifications import events as notification_events
 
 User = AbstractBaseUser
@@ -352,6 +353,7 @@ def game_finish(*, game: Game, result: str, termination: str, now: datetime) -> 
     """Save the end of a locked, active ``game`` and move the players' ratings if rated."""
     game.end(status=Game.Status.FINISHED, result=result, termination=termination, finished_at=now)
     game.save()
+    game_ended_announce(game_id=game.pk)
     if game.rated:
         from rankings.services import rating_game_finished
 
@@ -391,6 +393,7 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
+    game_ended_announce(game_id=game.pk)
     audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
     _ratings_changed(game, previous_status=previous["status"])
     notification_events.on_game_finished(game)
@@ -416,6 +419,7 @@ def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> G
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
+    game_ended_announce(game_id=game.pk)
     audit_record(
         actor=actor,
         action="game_adjudicate",
