@@ -37,18 +37,33 @@ class Outcome(StrEnum):
     PAIRING_BYE = "U"  # the bye a pairing system allocates to an odd player out
     ZERO_BYE = "Z"  # absent: not paired, no points
     NOT_PLAYED = ""  # the round has not been played yet, or the player was not in the event
+    # TRF's unrated results of a game that lasted less than one move: they score and count as
+    # games for tie-breaks like 1, = and 0, but are not rated.
+    UNRATED_WIN = "W"
+    UNRATED_DRAW = "D"
+    UNRATED_LOSS = "L"
 
     @property
     def played_over_board(self) -> bool:
         """A game was really played: what FIDE counts as a played game."""
-        return self in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
+        return self in _OVER_THE_BOARD
 
     @property
     def has_opponent(self) -> bool:
         """An opponent was paired (played, or forfeited by one side)."""
-        return self in (
-            Outcome.WIN, Outcome.DRAW, Outcome.LOSS, Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS
-        )
+        return self in _OVER_THE_BOARD or self in (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS)
+
+
+_OVER_THE_BOARD = frozenset(
+    {
+        Outcome.WIN,
+        Outcome.DRAW,
+        Outcome.LOSS,
+        Outcome.UNRATED_WIN,
+        Outcome.UNRATED_DRAW,
+        Outcome.UNRATED_LOSS,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -85,9 +100,11 @@ class PointSystem:
     def points(self, outcome: Outcome) -> Fraction:
         return {
             Outcome.WIN: self.win,
+            Outcome.UNRATED_WIN: self.win,
             Outcome.FORFEIT_WIN: self.win,
             Outcome.FULL_BYE: self.win,
             Outcome.DRAW: self.draw,
+            Outcome.UNRATED_DRAW: self.draw,
             Outcome.HALF_BYE: self.draw,
             Outcome.PAIRING_BYE: self.pairing_bye,
         }.get(outcome, self.loss)
