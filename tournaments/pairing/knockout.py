@@ -1,9 +1,10 @@
 """Knockout (single elimination): the seeded bracket and the rules of a match.
 
-Bracket. Seeds are 1 (highest) to n. The bracket has room for the next power of two; the
-empty places are byes and fall to the top seeds. Standard placement: in the first round seed
-1 meets the lowest seed, 2 the second lowest, and so on, placed so that 1 and 2 can only meet
-in the final, 1 to 4 not before the semi-finals, 1 to 8 not before the quarter-finals.
+Bracket. Seeds are 1 (highest) to n: seed k is ``seed_order(players)[k - 1]``. The bracket
+has room for the next power of two; the empty places are byes and fall to the top seeds.
+Standard placement: in the first round seed 1 meets the lowest seed, 2 the second lowest,
+and so on, placed so that 1 and 2 can only meet in the final, 1 to 4 not before the
+semi-finals, 1 to 8 not before the quarter-finals.
 
 Match. A match is a pair of games started at once, one with each colour. A player who scores
 more over the pair wins. A tied pair is followed by another pair (again one game with each
@@ -107,10 +108,13 @@ class MatchPolicy:
 
     def __post_init__(self) -> None:
         if self.max_extra_pairs < 0:
-            raise ValueError(
+            raise PairingError(
                 f"max_extra_pairs counts extra pairs of games: 0 or more, "
                 f"not {self.max_extra_pairs}."
             )
+        if self.decider not in set(TieDecider):
+            choices = ", ".join(repr(decider.value) for decider in TieDecider)
+            raise PairingError(f"A tie decider is one of {choices}, not {self.decider!r}.")
         object.__setattr__(self, "decider", TieDecider(self.decider))
 
 
@@ -133,6 +137,8 @@ class MatchGame:
 
 
 class MatchDecision(StrEnum):
+    """How a match was won: on the games, or by seed after the extra pairs."""
+
     GAMES = "games"
     HIGHER_SEED = "higher_seed"
 

@@ -45,7 +45,7 @@ def _berger_round(seats: int, index: int) -> tuple[Seats, ...]:
     meet across the ring, the earlier one on the ring with Orange.
     """
     ring_size = seats - 1
-    start = (index * seats // 2) % ring_size
+    start = index * (seats // 2) % ring_size
     ring = [(start + offset) % ring_size + 1 for offset in range(ring_size)]
     first_board = (ring[0], seats) if index % 2 == 0 else (seats, ring[0])
     others = tuple((ring[board], ring[ring_size - board]) for board in range(1, seats // 2))
@@ -78,11 +78,14 @@ def round_robin_round(players: int, round_number: int, *, cycles: int = 1) -> Ro
     if cycle_index == 1:
         boards = tuple((blue, orange) for orange, blue in boards)
     empty_seat = players + 1
-    pairs = tuple(Pair(orange, blue) for orange, blue in boards if empty_seat not in (orange, blue))
-    byes = tuple(
-        seat for board in boards if empty_seat in board for seat in board if seat != empty_seat
-    )
-    return RoundPairing(pairs=pairs, byes=byes)
+    pairs: list[Pair] = []
+    byes: list[int] = []
+    for orange, blue in boards:
+        if empty_seat not in (orange, blue):
+            pairs.append(Pair(orange, blue))
+        else:
+            byes.append(blue if orange == empty_seat else orange)
+    return RoundPairing(pairs=tuple(pairs), byes=tuple(byes))
 
 
 def _first_cycle_order(rounds: int) -> list[int]:

@@ -273,10 +273,12 @@ def test_a_match_against_oneself_is_refused() -> None:
 
 
 def test_policy_refuses_a_negative_number_of_extra_pairs() -> None:
-    with pytest.raises(ValueError, match="0 or more, not -1"):
+    with pytest.raises(PairingError, match="0 or more, not -1"):
         MatchPolicy(max_extra_pairs=-1)
 
 
 def test_policy_refuses_an_unknown_decider() -> None:
-    with pytest.raises(ValueError, match="'coin'"):
+    with pytest.raises(
+        PairingError, match="one of 'higher_seed', 'more_games', 'organiser', not 'coin'"
+    ):
         MatchPolicy(decider="coin")  # type: ignore[arg-type]

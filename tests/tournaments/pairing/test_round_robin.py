@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.pairing.base import Pair, PairingError, RoundPairing
+from tournaments.pairing.base import Pair, PairingError, PairingSystem, RoundPairing
 from tournaments.pairing.round_robin import (
     berger_table,
     pair_round_robin,
@@ -174,6 +174,11 @@ def test_a_round_outside_the_schedule_is_refused(round_number: int) -> None:
 
 def _field(size: int) -> list[PlayerRecord]:
     return [PlayerRecord(number=n, name=f"P{n}", rating=2000 - n) for n in range(1, size + 1)]
+
+
+def test_plug_in_is_a_pairing_system() -> None:
+    system: PairingSystem = pair_round_robin  # mypy checks the signature
+    assert system(_field(4), round_number=3, total_rounds=3) == _round([(2, 4), (3, 1)])
 
 
 def test_plug_in_pairs_by_starting_number_and_reads_the_cycles_from_the_round_count() -> None:
