@@ -8,7 +8,7 @@ serialised by the lock and the second one finds the ply moved on.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -201,6 +201,50 @@ def game_start(
     _clock_start_turn(game, now=now or timezone.now())
     game.save()
     return game
+
+
+def games_start_many(
+    *,
+    pairs: Sequence[tuple[User, User]],
+    rated: bool = True,
+    public: bool = True,
+    window_forfeit: bool = False,
+    time_control: TimeControl | None = None,
+    now: datetime | None = None,
+) -> list[Game]:
+    """Start one game per ``(orange, blue)`` pair at once (a tournament round).
+
+    Like ``game_start`` for each pair, but the games are written with one bulk insert and
+    each Orange player's pauses (weekends, vacations) are read once however many games they
+    start. Returns the games, with their ids, in the order of ``pairs``.
+    """
+    tc = time_control or TimeControl()
+    now = now or timezone.now()
+    deadline_for: dict[int, datetime | None] = {}
+    games: list[Game] = []
+    for orange, blue in pairs:
+        if orange.pk == blue.pk:
+            raise errors.DomainError("A game needs two different players.", code="same_player")
+        game = Game(
+            orange=orange,
+            blue=blue,
+            rated=rated,
+            public=public,
+            window_forfeit=window_forfeit,
+            **Game.time_control_columns(tc),
+            to_move=Side.ORANGE,
+            orange_time_left=tc.initial,
+            blue_time_left=tc.initial,
+            turn_started_at=now,
+        )
+        if orange.pk not in deadline_for:
+            bank = game.time_left(Side.ORANGE)
+            deadline_for[orange.pk] = (
+                None if bank is None else _deadline_from(game, now=now, budget=bank)
+            )
+        game.deadline = deadline_for[orange.pk]
+        games.append(game)
+    return Game.objects.bulk_create(games)
 
 
 def _game_locked(game_id: int) -> Game:
