@@ -22,6 +22,10 @@ class AuditAction(models.TextChoices):
     GAME_ANNUL = "game_annul", "Game annulled"
     GAME_ADJUDICATE = "game_adjudicate", "Game adjudicated"
     MESSAGE_HIDE = "message_hide", "Message hidden"
+    TOURNAMENT_REMOVE = "tournament_remove", "Player removed from a tournament"
+    TOURNAMENT_RESULT_FIX = "tournament_result_fix", "Tournament result fixed"
+    TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
+    TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
     OTHER = "other", "Other"
 
 
