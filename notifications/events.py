@@ -254,3 +254,64 @@ def _reminder_due(game: Game, *, now: datetime) -> int | None:
         return None
     due = [h for h in chosen if reading.time_left <= timedelta(hours=h) < bank]
     return min(due, default=None)
+
+
+# --- Tournaments (the tournaments app calls these; notifications never import it) -----------
+
+
+def _tournament_context(tournament: Any) -> dict[str, Any]:
+    return {
+        "tournament_name": tournament.name,
+        "tournament_url": f"{settings.SITE_URL}/tournaments/{tournament.pk}/",
+    }
+
+
+def on_tournament_withdrawn(*, tournament: Any, entry: Any, results_cancelled: bool) -> None:
+    """A player left a running event (by choice or removed by the organiser)."""
+    if entry.player is None:
+        return
+    context = _tournament_context(tournament)
+    context.update(
+        removed=entry.status == "removed", results_cancelled=results_cancelled, entry=entry
+    )
+    notify(
+        user=entry.player,
+        event=Event.TOURNAMENT_WITHDRAWN,
+        context=context,
+        dedupe_key=f"{Event.TOURNAMENT_WITHDRAWN}:{tournament.pk}:{entry.pk}",
+    )
+
+
+def on_tournament_finished(*, tournament: Any, standings: Sequence[Any] = ()) -> None:
+    """The event finished (``standings``: its rows, best first) or was cancelled
+    (``tournament.status_note`` says why): every player still in it hears."""
+    context = _tournament_context(tournament)
+    context.update(
+        cancelled=tournament.status == "cancelled",
+        note=tournament.status_note,
+        standings=list(standings),
+        winner_name=_name(tournament.winner) if tournament.winner_id else "",
+    )
+    for entry in tournament.entries.filter(player__isnull=False).select_related("player"):
+        if entry.status not in ("approved", "active", "withdrawn"):
+            continue
+        notify(
+            user=entry.player,
+            event=Event.TOURNAMENT_FINISHED,
+            context={**context, "entry": entry},
+            dedupe_key=f"{Event.TOURNAMENT_FINISHED}:{tournament.pk}:{entry.player_id}",
+        )
+
+
+def on_tournament_organiser_news(
+    *, tournament: Any, kind: str, key: str, context: dict[str, Any]
+) -> None:
+    """Tell the organiser what needs them or what happened: ``kind`` is ``round_complete``,
+    ``adjudication_needed`` or ``decision_needed``; ``key`` names the occasion (sent once)."""
+    full = {**_tournament_context(tournament), **context, "kind": kind}
+    notify(
+        user=tournament.organiser,
+        event=Event.TOURNAMENT_ORGANISER,
+        context=full,
+        dedupe_key=f"{Event.TOURNAMENT_ORGANISER}:{tournament.pk}:{kind}:{key}"[:200],
+    )

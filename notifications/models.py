@@ -22,6 +22,9 @@ class OutboxEmail(models.Model):
         GAME_MESSAGE = "game_message", "Message in a game"
         DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder"
         TOURNAMENT_ROUND = "tournament_round", "Tournament round"
+        TOURNAMENT_WITHDRAWN = "tournament_withdrawn", "Withdrawn from a tournament"
+        TOURNAMENT_FINISHED = "tournament_finished", "Tournament finished"
+        TOURNAMENT_ORGANISER = "tournament_organiser", "News for a tournament organiser"
         DAILY_DIGEST = "daily_digest", "Daily digest"
         EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
 

@@ -39,6 +39,7 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
     Event.CHALLENGE_RECEIVED: "notify_challenge",
     Event.CHALLENGE_ACCEPTED: "notify_challenge",
     Event.TOURNAMENT_ROUND: "notify_challenge",
+    Event.TOURNAMENT_FINISHED: "notify_game_end",
     Event.GAME_FINISHED: "notify_game_end",
     Event.GAME_MESSAGE: "notify_message",
 }
