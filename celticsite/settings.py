@@ -199,6 +199,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": crontab(hour=7, minute=0),
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
+    "tournaments-advance": {"task": "tournaments.tasks.advance_tournaments", "schedule": 60.0},
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

@@ -130,10 +130,12 @@ class Tournament(TimeControlFields):
         max_length=12, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.HALF_RULE
     )
     tiebreaks = models.JSONField(
-        default=list, blank=True, help_text="Tie-break codes in order, e.g. ['SB', 'DE', 'WIN']."
+        default=list,
+        blank=True,
+        help_text="Tie-break codes in order, e.g. ['de', 'sb', 'win'] (tournaments.standings).",
     )
     tiebreak_edition = models.CharField(
-        max_length=10, default="2024", help_text="The edition of FIDE C.07 the tie-breaks follow."
+        max_length=4, default="2026", help_text="The edition of FIDE C.07: 2026 or 2024."
     )
 
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
@@ -217,6 +219,9 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    results_cancelled = models.BooleanField(
+        default=False, help_text="Withdrew under the half rule: their results do not count."
+    )
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     final_points = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
     extra = models.JSONField(default=dict, blank=True, help_text="TRF fields kept on import.")
@@ -334,6 +339,11 @@ class TournamentGame(models.Model):
     pair = models.PositiveSmallIntegerField(default=1, help_text="Knockout: the pair of games.")
     result = models.CharField(
         max_length=9, choices=Result.choices, blank=True, default=Result.PENDING
+    )
+    result_fixed = models.BooleanField(
+        default=False,
+        help_text="Set by a withdrawal or the organiser: a later change to the game's own "
+        "result does not overwrite it.",
     )
     needs_adjudication = models.BooleanField(
         default=False, help_text="A deadline passed with the game unfinished."
