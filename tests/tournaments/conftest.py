@@ -88,3 +88,35 @@ def play_out(
                 now=now,
             ).game
     return game
+
+
+def first_move(game: Game, *, now: datetime | None = None) -> Game:
+    """Orange plays its first legal move (in text order), so the game has been started."""
+    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    return game_services.move_submit(
+        game_id=game.pk, user=game.orange, expected_ply=game.ply, notation=move, now=now
+    ).game
+
+
+def finish(
+    game: Game | None,
+    result: str,
+    *,
+    commit: Callable[[], Any],
+    arbiter: User | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """End ``game`` with ``result`` as players would: Orange moves once, then the loser
+    resigns; a draw is adjudicated by ``arbiter``. Commits, so the hook runs."""
+    assert game is not None
+    game = Game.objects.get(pk=game.pk)
+    with commit():
+        if result == "1/2-1/2":
+            assert arbiter is not None
+            return game_services.game_adjudicate(
+                game_id=game.pk, actor=arbiter, result=result, reason="agreed draw"
+            )
+        if game.ply == 0:
+            game = first_move(game, now=now)
+        loser = game.blue if result == "1-0" else game.orange
+        return game_services.game_resign(game_id=game.pk, user=loser, now=now)
