@@ -32,7 +32,9 @@ Article 16 (unplayed rounds), as implemented:
   among the VURs when there are any; Median-1 does the same and also removes the highest value.
 
 The reading of Article 16 follows the FIDE Tie-Break Server (O. Milvang, the TEC's reference
-checker) where the regulation's wording leaves room.
+checker) where the regulation's wording leaves room; article numbers from 6 on and the 2026
+dummy rule are taken from that checker (which implements both editions), as only the opening
+articles of the regulation's text could be consulted.
 """
 
 from __future__ import annotations
