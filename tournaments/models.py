@@ -150,6 +150,12 @@ class Tournament(TimeControlFields):
         related_name="tournaments_won",
     )
     imported = models.BooleanField(default=False, help_text="Imported from a TRF file.")
+    trf = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="An imported file's tournament records and other lines, written back on "
+        "export: {'header': [[code, text], ...], 'extra_lines': [...]}.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -317,6 +323,10 @@ class TournamentGame(models.Model):
         ORANGE_FORFEIT_WIN = "+/-", "Orange wins by forfeit"
         BLUE_FORFEIT_WIN = "-/+", "Blue wins by forfeit"
         DOUBLE_FORFEIT = "-/-", "Both lose by forfeit"
+        # TRF's W, D, L: a game that lasted less than one move (imported events only).
+        UNRATED_ORANGE_WINS = "W/L", "Orange wins (unrated, under one move)"
+        UNRATED_BLUE_WINS = "L/W", "Blue wins (unrated, under one move)"
+        UNRATED_DRAW = "D/D", "Draw (unrated, under one move)"
         CANCELLED = "cancelled", "Cancelled (not counted)"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
@@ -339,6 +349,9 @@ class TournamentGame(models.Model):
     pair = models.PositiveSmallIntegerField(default=1, help_text="Knockout: the pair of games.")
     result = models.CharField(
         max_length=9, choices=Result.choices, blank=True, default=Result.PENDING
+    )
+    colours_unknown = models.BooleanField(
+        default=False, help_text="Imported forfeit whose file gave no colours."
     )
     result_fixed = models.BooleanField(
         default=False,

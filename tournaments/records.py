@@ -24,6 +24,9 @@ OUTCOMES: dict[str, tuple[Outcome, Outcome]] = {
     Result.ORANGE_FORFEIT_WIN: (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS),
     Result.BLUE_FORFEIT_WIN: (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_WIN),
     Result.DOUBLE_FORFEIT: (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_LOSS),
+    Result.UNRATED_ORANGE_WINS: (Outcome.UNRATED_WIN, Outcome.UNRATED_LOSS),
+    Result.UNRATED_BLUE_WINS: (Outcome.UNRATED_LOSS, Outcome.UNRATED_WIN),
+    Result.UNRATED_DRAW: (Outcome.UNRATED_DRAW, Outcome.UNRATED_DRAW),
 }
 
 # The tournament result of a pair of outcomes, the other way round (TRF import).
@@ -113,11 +116,12 @@ def _round_records(
         if outcomes is None:  # pending or cancelled
             continue
         number = game.round.number
+        orange, blue = (None, None) if game.colours_unknown else (Colour.ORANGE, Colour.BLUE)
         rounds[game.orange_id].append(
-            RoundRecord(number, outcomes[0], opponent=game.blue_id, colour=Colour.ORANGE)
+            RoundRecord(number, outcomes[0], opponent=game.blue_id, colour=orange)
         )
         rounds[game.blue_id].append(
-            RoundRecord(number, outcomes[1], opponent=game.orange_id, colour=Colour.BLUE)
+            RoundRecord(number, outcomes[1], opponent=game.orange_id, colour=blue)
         )
     for bye in byes:
         rounds[bye.entry_id].append(RoundRecord(bye.round.number, BYE_OUTCOMES[bye.kind]))

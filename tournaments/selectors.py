@@ -8,7 +8,7 @@ rank and points are stored on each entry when it finishes).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -34,6 +34,7 @@ from tournaments.standings import (
     compute_standings,
     possible_places,
 )
+from tournaments.trf import TrfTournament
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -297,6 +298,9 @@ SYMBOLS = {
     Outcome.LOSS: "0",
     Outcome.FORFEIT_WIN: "+",
     Outcome.FORFEIT_LOSS: "-",
+    Outcome.UNRATED_WIN: "1",
+    Outcome.UNRATED_DRAW: "½",
+    Outcome.UNRATED_LOSS: "0",
 }
 
 
@@ -341,6 +345,83 @@ def tournament_crosstables(*, tournament: Tournament) -> list[Crosstable]:
             )
         tables.append(Crosstable(section=section.section, rows=rows))
     return tables
+
+
+# --- TRF export -------------------------------------------------------------------------------
+
+TRF_NAME_LENGTH = 33
+TRF_TYPES = {
+    Tournament.Format.ROUND_ROBIN: "Round robin (Berger)",
+    Tournament.Format.SWISS: "Swiss (Dutch)",
+}
+
+
+def tournament_trf(*, tournament: Tournament) -> TrfTournament:
+    """The event as a FIDE Tournament Report File (``tournaments.trf.format_trf`` writes it).
+
+    Players are numbered by seed across sections; each round's game, forfeit or bye is in
+    the player's round columns. An imported event gives back the tournament records and
+    other lines of its file, so export after import keeps the file. A knockout cannot be
+    written (TRF holds one game per player and round) and raises ``WrongStatus``.
+    """
+    if tournament.is_knockout:
+        raise errors.WrongStatus(
+            "A knockout cannot be exported to TRF: its matches have several games per round.",
+            code="trf_knockout",
+        )
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise errors.WrongStatus(
+            f"{tournament} has not started: there is nothing to report yet.", code="trf_not_started"
+        )
+    players = []
+    for section in section_fields(tournament):
+        seed_of = {entry.pk: entry.seed or 0 for entry in section.entries}
+        for record in section.records:
+            entry = section.entry(record.number)
+            extra = {k: v for k, v in entry.extra.items() if isinstance(v, str)}
+            if not tournament.imported and entry.final_rank is not None:
+                extra.setdefault("rank", str(entry.final_rank))
+            players.append(
+                replace(
+                    record,
+                    number=seed_of[entry.pk],
+                    name=record.name[:TRF_NAME_LENGTH],
+                    rounds=tuple(
+                        replace(
+                            r,
+                            opponent=None
+                            if r.opponent is None
+                            else seed_of[section.entry(r.opponent).pk],
+                        )
+                        for r in record.rounds
+                    ),
+                    extra=extra,
+                )
+            )
+    players.sort(key=lambda p: p.number)
+    if tournament.imported and tournament.trf:
+        header = tuple((code, text) for code, text in tournament.trf.get("header", []))
+        extra_lines = tuple(tournament.trf.get("extra_lines", []))
+    else:
+        header = _trf_header(tournament, len(players))
+        extra_lines = ()
+    return TrfTournament(header=header, players=tuple(players), extra_lines=extra_lines)
+
+
+def _trf_header(tournament: Tournament, player_count: int) -> tuple[tuple[str, str], ...]:
+    def day(moment: datetime | None) -> str:
+        return f"{moment:%Y/%m/%d}" if moment else ""
+
+    return (
+        ("012", tournament.name),
+        ("022", "Online (correspondence)"),
+        ("042", day(tournament.started_at)),
+        ("052", day(tournament.finished_at)),
+        ("062", str(player_count)),
+        ("092", TRF_TYPES.get(tournament.format, tournament.get_format_display())),
+        ("102", tournament.organiser.get_username()),
+        ("142", str(tournament.rounds.count())),
+    )
 
 
 # --- Possible places --------------------------------------------------------------------------
@@ -388,3 +469,73 @@ def _remaining_games(tournament: Tournament, section: SectionField) -> list[tupl
 
 
 _POINTS = PointSystem()
+
+
+# --- For the API and pages (t3b) --------------------------------------------------------------
+
+# The same names as ``services.ORGANISE_PERMISSION`` etc. (services import this module).
+ORGANISE = "tournaments.organise_tournament"
+ADJUDICATE = "tournaments.adjudicate_tournament_game"
+MANAGE_ENTRIES = "tournaments.manage_tournament_entries"
+
+
+def tournament_can_manage(
+    *, tournament: Tournament, user: AnyUser | None, permission: str = ORGANISE
+) -> bool:
+    """Whether ``user`` may run this event: its organiser while they hold the organiser
+    permission, a superuser, or staff holding ``permission`` for the entries and results of
+    every event (never the organiser permission alone: that one only lets a user organise
+    their own events)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if user.pk == tournament.organiser_id:
+        return user.has_perm(ORGANISE)
+    return permission != ORGANISE and user.is_staff and user.has_perm(permission)
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    """A standings row with the places the player can still reach (None for a knockout)."""
+
+    row: StandingsRow
+    places: PlaceRange | None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.row, name)
+
+
+def tournament_standings_with_places(*, tournament: Tournament) -> tuple[Standings, list[Any]]:
+    """The standings and, for each row in order, its best/worst possible place."""
+    standings = tournament_standings(tournament=tournament)
+    places = tournament_possible_places(tournament=tournament)
+    return standings, [StandingsLine(row, places.get(row.entry_id)) for row in standings.rows]
+
+
+def tournament_entry_in(*, tournament: Tournament, entry_id: int) -> Entry:
+    """Entry ``entry_id`` of ``tournament``; ``EntryNotFound`` if it belongs to another."""
+    entry = tournament.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise errors.EntryNotFound(f"{tournament} has no entry #{entry_id}.")
+    return entry
+
+
+def tournament_game_in(*, tournament: Tournament, tournament_game_id: int) -> TournamentGame:
+    """Pairing ``tournament_game_id`` of ``tournament``, else ``TournamentGameNotFound``."""
+    link = tournament.games.select_related("game").filter(pk=tournament_game_id).first()
+    if link is None:
+        raise errors.TournamentGameNotFound(
+            f"{tournament} has no game #{tournament_game_id} (use the pairing's id)."
+        )
+    return link
+
+
+def tournament_match_in(*, tournament: Tournament, match_id: int) -> KnockoutMatch:
+    """Knockout match ``match_id`` of ``tournament``, else ``TournamentGameNotFound``."""
+    match = KnockoutMatch.objects.filter(pk=match_id, round__tournament=tournament).first()
+    if match is None:
+        raise errors.TournamentGameNotFound(
+            f"{tournament} has no knockout match #{match_id}.", code="match_not_found"
+        )
+    return match

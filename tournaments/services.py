@@ -9,6 +9,7 @@ Every service is keyword-only and safe to call twice where a task may call it tw
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -43,8 +44,9 @@ from tournaments.pairing.knockout import (
 )
 from tournaments.pairing.sections import snake_sections
 from tournaments.plugins import pairing_formats, pairing_system_for
-from tournaments.records import SectionField, section_fields
-from tournaments.standings.records import PlayerRecord
+from tournaments.records import RESULT_OF_OUTCOMES, SectionField, section_fields
+from tournaments.standings.records import Colour, Outcome, PlayerRecord
+from tournaments.trf import TrfTournament
 
 User = AbstractBaseUser
 Result = TournamentGame.Result
@@ -1490,3 +1492,149 @@ def tournaments_advance(*, now: datetime, ids: Iterable[int] | None = None) -> d
         if done:
             report[tournament_id] = done
     return report
+
+
+# --- TRF import -------------------------------------------------------------------------------
+
+_BYE_KINDS = {
+    Outcome.PAIRING_BYE: Bye.Kind.PAIRING,
+    Outcome.FULL_BYE: Bye.Kind.FULL,
+    Outcome.HALF_BYE: Bye.Kind.HALF,
+    Outcome.ZERO_BYE: Bye.Kind.ZERO,
+}
+
+
+@transaction.atomic
+def tournament_import_trf(
+    *,
+    trf: TrfTournament,
+    organiser: User,
+    name: str = "",
+    tiebreaks: Sequence[str] = (),
+    tiebreak_edition: str = "2026",
+    now: datetime | None = None,
+) -> Tournament:
+    """A finished event from a TRF file (an older event run elsewhere): its players (no
+    accounts needed), rounds, results and byes, and its standings.
+
+    The file's tournament records and other lines are kept so that exporting the event
+    gives the file back. ``tiebreaks`` (codes of ``tournaments.standings``) order the
+    final standings. A name already taken gets the import's date appended. Raises
+    ``InvalidSettings`` (code ``trf_invalid``) naming the round and players of a result the
+    two player lines disagree on.
+    """
+    now = now or timezone.now()
+    unknown = selectors.tiebreak_codes_unknown(codes=list(tiebreaks))
+    if unknown:
+        raise errors.InvalidSettings(
+            f"Unknown tie-break(s): {', '.join(unknown)}.", code="unknown_tiebreak"
+        )
+    base = (name or trf.name or "Imported event").strip()[:200]
+    unique = base
+    if Tournament.objects.filter(name__iexact=unique).exists():
+        unique = f"{base} (imported {now:%Y-%m-%d %H:%M:%S})"[:200]
+    tournament = Tournament.objects.create(
+        organiser=organiser,
+        name=unique,
+        format=Tournament.Format.ROUND_ROBIN if trf.round_robin else Tournament.Format.SWISS,
+        rounds_planned=trf.rounds or None,
+        rated=False,
+        public=True,
+        min_players=2,
+        status=Tournament.Status.FINISHED,
+        imported=True,
+        tiebreaks=list(tiebreaks),
+        tiebreak_edition=tiebreak_edition,
+        trf={"header": [list(pair) for pair in trf.header], "extra_lines": list(trf.extra_lines)},
+        started_at=now,
+        finished_at=now,
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(
+            tournament=tournament,
+            name=player.name,
+            status=Entry.Status.ACTIVE,
+            seed=player.number,
+            rating_at_start=player.rating,
+            extra=dict(player.extra),
+        )
+        for player in sorted(trf.players, key=lambda p: p.number)
+    )
+    entry_of = {entry.seed: entry for entry in entries}
+    rounds = {
+        rnd.number: rnd
+        for rnd in Round.objects.bulk_create(
+            Round(
+                tournament=tournament,
+                number=number,
+                status=Round.Status.COMPLETE,
+                started_at=now,
+                completed_at=now,
+            )
+            for number in range(1, trf.rounds + 1)
+        )
+    }
+    links, byes = _trf_results(trf, tournament, entry_of, rounds)
+    TournamentGame.objects.bulk_create(links)
+    Bye.objects.bulk_create(byes)
+    _final_standings_store(tournament)
+    return tournament
+
+
+def _trf_results(
+    trf: TrfTournament,
+    tournament: Tournament,
+    entry_of: dict[int, Entry],
+    rounds: dict[int, Round],
+) -> tuple[list[TournamentGame], list[Bye]]:
+    by_number = {player.number: player for player in trf.players}
+    links: list[TournamentGame] = []
+    byes: list[Bye] = []
+    boards: dict[int, int] = defaultdict(int)
+    for player in sorted(trf.players, key=lambda p: p.number):
+        for record in player.rounds:
+            if record.round not in rounds:
+                raise errors.InvalidSettings(
+                    f"Player {player.number} has a result in round {record.round}, but the "
+                    f"file declares {trf.rounds} rounds.",
+                    code="trf_invalid",
+                )
+            if record.outcome in _BYE_KINDS:
+                byes.append(
+                    Bye(
+                        round=rounds[record.round],
+                        entry=entry_of[player.number],
+                        kind=_BYE_KINDS[record.outcome],
+                    )
+                )
+            if record.opponent is None or record.opponent < player.number:
+                continue  # no game, or written from the other player's line
+            other = next(r for r in by_number[record.opponent].rounds if r.round == record.round)
+            first_is_orange = record.colour != Colour.BLUE
+            pair = (record.outcome, other.outcome)
+            outcomes = pair if first_is_orange else pair[::-1]
+            result = RESULT_OF_OUTCOMES.get(outcomes)
+            if result is None:
+                raise errors.InvalidSettings(
+                    f"Round {record.round}: players {player.number} ({record.outcome.value}) "
+                    f"and {record.opponent} ({other.outcome.value}) have results that do not "
+                    "go together.",
+                    code="trf_invalid",
+                )
+            orange, blue = player.number, record.opponent
+            if not first_is_orange:
+                orange, blue = blue, orange
+            boards[record.round] += 1
+            links.append(
+                TournamentGame(
+                    tournament=tournament,
+                    round=rounds[record.round],
+                    orange=entry_of[orange],
+                    blue=entry_of[blue],
+                    board=boards[record.round],
+                    result=result,
+                    result_fixed=True,
+                    colours_unknown=record.colour is None,
+                )
+            )
+    return links, byes
