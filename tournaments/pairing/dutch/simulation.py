@@ -156,3 +156,33 @@ def _result(rng: random.Random, shape: EventShape, rating_gap: int) -> Outcome:
 
 def with_rounds(record: PlayerRecord, rounds: tuple[RoundRecord, ...]) -> PlayerRecord:
     return replace(record, rounds=rounds)
+
+
+def quick_history(rng: random.Random, players: int, rounds: int) -> list[PlayerRecord]:
+    """Records of ``players`` after ``rounds`` rounds paired greedily by score (neighbours
+    who have not met, colours by preference), with random results: a fast stand-in for a
+    real event's history when only the next round's pairing is of interest (benchmarks)."""
+    entrants = [_Entrant(number=i + 1, rating=2600 - 10 * i, joins=1) for i in range(players)]
+    shape = EventShape(players=players, rounds=rounds)
+    points = {e.number: 0.0 for e in entrants}
+    for round_number in range(1, rounds + 1):
+        order = sorted(entrants, key=lambda e: (-points[e.number], e.number))
+        waiting = list(order)
+        while len(waiting) > 1:
+            first = waiting.pop(0)
+            met = {r.opponent for r in first.rounds}
+            partner = next((e for e in waiting if e.number not in met), waiting[0])
+            waiting.remove(partner)
+            whites = sum(r.colour is Colour.ORANGE for r in first.rounds)
+            white, black = (partner, first) if whites * 2 > len(first.rounds) else (first, partner)
+            result = _result(rng, replace(shape, forfeit_rate=0), white.rating - black.rating)
+            white.rounds.append(RoundRecord(round_number, result, black.number, Colour.ORANGE))
+            black.rounds.append(
+                RoundRecord(round_number, _OPPOSITE[result], white.number, Colour.BLUE)
+            )
+            for entrant, outcome in ((white, result), (black, _OPPOSITE[result])):
+                points[entrant.number] += {Outcome.WIN: 1.0, Outcome.DRAW: 0.5}.get(outcome, 0.0)
+        for entrant in waiting:
+            entrant.rounds.append(RoundRecord(round_number, Outcome.PAIRING_BYE))
+            points[entrant.number] += 1.0
+    return [e.record() for e in entrants]
