@@ -250,21 +250,37 @@ class _Bracket:
                         self.set(i, j, (weight | (self.end - self.moved_down)) + 1)
 
     def _pair_moved_down(self) -> None:
-        """Each chosen MDP, in order, meets the highest resident the criteria allow."""
+        """Each chosen MDP, in order, meets the highest resident the criteria allow: one
+        solve whose tie-break ranks the first MDP's choice above the second's, and so on."""
+        choices = []
         for i in range(self.moved_down):
-            v = self.members[i]
-            if v not in self.chosen:
+            if self.members[i] not in self.chosen:
                 continue
+            options = {}
             bonus = len(self.members)
             for j in range(self.end - 1, self.moved_down - 1, -1):
-                u = self.members[j]
-                if u in self.done:
-                    continue
-                weight = self.base[j, i]
-                if weight:
-                    self.set(i, j, weight + bonus)
+                if self.members[j] not in self.done and self.base[j, i]:
+                    options[j] = bonus
                     bonus += 1
-            self.solve()
+            choices.append((i, options))
+        self._choose_in_order(choices)
+
+    def _choose_in_order(self, choices: list[tuple[int, dict[int, int]]]) -> None:
+        """Pair each member ``i`` with one of its ``options`` (member -> preference), the
+        earlier members' preferences outranking the later ones'; then fix those pairs."""
+        if not choices:
+            return
+        width = max((max(o.values(), default=0) for _, o in choices), default=0).bit_length()
+        bits = width * len(choices)
+        bonus: dict[tuple[int, int], int] = {}
+        for rank, (i, options) in enumerate(choices):
+            shift = width * (len(choices) - 1 - rank)
+            for j, preference in options.items():
+                a, b = sorted((self.members[i], self.members[j]))
+                bonus[a, b] = preference << shift
+        self.mate = self.graph.solve(bonus, bits)
+        for i, _ in choices:
+            v = self.members[i]
             self.finalise(v, self.mate[v])
 
     # --- homogeneous part / remainder: 2.4 ------------------------------------------------
@@ -358,21 +374,20 @@ class _Bracket:
 
     def _pair_s1(self) -> None:
         """Each S1 player in order meets the first S2 player the criteria allow (2.4.1)."""
+        choices = []
         for j in self.rest:
-            v = self.members[j]
             if not self._leads(j):
                 continue
+            options = {}
             bonus = 0
             for o in reversed(self.rest):
-                u = self.members[o]
-                if o <= j or u in self.done:
+                if o <= j or self.members[o] in self.done:
                     continue
-                weight = self.base[o, j]
-                if weight:
-                    self.set(j, o, weight + bonus)
+                if self.base[o, j]:
+                    options[o] = bonus
                 bonus += 1
-            self.solve()
-            self.finalise(v, self.mate[v])
+            choices.append((j, options))
+        self._choose_in_order(choices)
 
 
 def _layout(players: Sequence[PlayerState], played_rounds: int) -> Layout:

@@ -7,6 +7,8 @@ priority. Weights are exact Python integers, so no criterion is lost to rounding
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import networkx as nx
 
 
@@ -37,12 +39,17 @@ class MatchingGraph:
         self._fixed[a] = b
         self._fixed[b] = a
 
-    def solve(self) -> list[int]:
-        """The partner of each vertex in a maximum-weight matching (itself if unmatched)."""
+    def solve(self, bonus: Mapping[tuple[int, int], int] | None = None, bits: int = 0) -> list[int]:
+        """The partner of each vertex in a maximum-weight matching (itself if unmatched).
+
+        With ``bonus`` (keyed by ``(smaller, larger)`` vertex), every weight is first shifted
+        left by ``bits`` and the bonus added: a tie-break below everything the weights say.
+        """
+        bonus = bonus or {}
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(v for v in range(self.size) if v not in self._fixed)
         graph.add_weighted_edges_from(
-            (a, b, w)
+            (a, b, (w << bits) + bonus.get((a, b), 0))
             for (a, b), w in self._weights.items()
             if a not in self._fixed and b not in self._fixed
         )
