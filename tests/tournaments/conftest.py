@@ -91,10 +91,16 @@ def play_out(
 
 
 def first_move(game: Game, *, now: datetime | None = None) -> Game:
-    """Orange plays its first legal move (in text order), so the game has been started."""
+    """The player to move plays their first legal move (in text order); at ply 0 that is
+    Orange's first move, after which the game counts as started."""
+    game = Game.objects.get(pk=game.pk)
     move = str(sorted(game_state(game).legal_moves(), key=str)[0])
     return game_services.move_submit(
-        game_id=game.pk, user=game.orange, expected_ply=game.ply, notation=move, now=now
+        game_id=game.pk,
+        user=game.player(game.to_move),
+        expected_ply=game.ply,
+        notation=move,
+        now=now,
     ).game
 
 
