@@ -690,14 +690,13 @@ def _pair(tournament: Tournament, rnd: Round, field: SectionField) -> RoundPairi
     system = pairing_system_for(format=tournament.format)
     total = tournament.rounds.count()
     if tournament.is_round_robin:
-        players = field.records
         total = _section_rounds(tournament, len(field.entries))
         if rnd.number > total:  # a smaller section has finished its rounds
             return RoundPairing(pairs=())
-    else:
-        players = tuple(r for r in field.records if r.number not in field.absent)
     try:
-        return system(players, round_number=rnd.number, total_rounds=total, absent=field.absent)
+        return system(
+            field.records, round_number=rnd.number, total_rounds=total, absent=field.absent
+        )
     except PairingError as exc:
         raise errors.PairingFailed(f"Round {rnd.number} cannot be paired: {exc}") from None
 
