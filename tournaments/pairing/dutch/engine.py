@@ -183,6 +183,8 @@ class _Bracket:
 
     def pair(self) -> None:
         self._set_base_weights()
+        if self.moved_down == 0 and self._pair_in_one_solve():
+            return
         self.solve()
         self._choose_moved_down()
         self._pair_moved_down()
@@ -270,18 +272,23 @@ class _Bracket:
         earlier members' preferences outranking the later ones'; then fix those pairs."""
         if not choices:
             return
+        self.mate = self.graph.solve(*self._bonus(choices))
+        for i, _ in choices:
+            v = self.members[i]
+            self.finalise(v, self.mate[v])
+
+    def _bonus(
+        self, choices: list[tuple[int, dict[int, int]]]
+    ) -> tuple[dict[tuple[int, int], int], int]:
+        """Tie-break fields, the first member's the most significant, and their total width."""
         width = max((max(o.values(), default=0) for _, o in choices), default=0).bit_length()
-        bits = width * len(choices)
         bonus: dict[tuple[int, int], int] = {}
         for rank, (i, options) in enumerate(choices):
             shift = width * (len(choices) - 1 - rank)
             for j, preference in options.items():
                 a, b = sorted((self.members[i], self.members[j]))
                 bonus[a, b] = preference << shift
-        self.mate = self.graph.solve(bonus, bits)
-        for i, _ in choices:
-            v = self.members[i]
-            self.finalise(v, self.mate[v])
+        return bonus, width * len(choices)
 
     # --- homogeneous part / remainder: 2.4 ------------------------------------------------
     def _pair_remainder(self) -> None:
@@ -302,6 +309,34 @@ class _Bracket:
         self._exchange_from_s2(exchanges)
         self._fix_exchanges()
         self._pair_s1()
+
+    def _pair_in_one_solve(self) -> bool:
+        """The common case, no MDPs and no exchange: one solve with the remainder's order
+        and the S1 choices together. It stands only if the bracket indeed pairs half its
+        players with no exchange; otherwise the weights are put back and the full procedure
+        runs (the result is the same either way)."""
+        self.rest = list(range(self.moved_down, self.end))
+        self.pairs = len(self.rest) // 2
+        for pos_o, o in enumerate(self.rest):
+            for pos_p, p in enumerate(self.rest[:pos_o]):
+                self.set(p, o, self._ordered(p, o, pos_p))
+        choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
+        self.mate = self.graph.solve(*self._bonus(choices))
+        paired = sum(
+            1
+            for j in self.rest
+            if self.in_bracket(self.mate[self.members[j]])
+            and self.mate[self.members[j]] < self.members[j]
+        )
+        if paired == self.pairs and all(self._leads(j) for j in self.rest[: self.pairs]):
+            for j, _ in choices:
+                v = self.members[j]
+                self.finalise(v, self.mate[v])
+            return True
+        for pos_o, o in enumerate(self.rest):
+            for p in self.rest[:pos_o]:
+                self.set(p, o, self.base[o, p])
+        return False
 
     def _ordered(self, p: int, o: int, pos_p: int) -> int:
         """The base weight plus the preference for few exchanges, small BSN differences."""
@@ -374,20 +409,20 @@ class _Bracket:
 
     def _pair_s1(self) -> None:
         """Each S1 player in order meets the first S2 player the criteria allow (2.4.1)."""
-        choices = []
-        for j in self.rest:
-            if not self._leads(j):
-                continue
-            options = {}
-            bonus = 0
-            for o in reversed(self.rest):
-                if o <= j or self.members[o] in self.done:
-                    continue
-                if self.base[o, j]:
-                    options[o] = bonus
-                bonus += 1
-            choices.append((j, options))
+        choices = [(j, self._s2_options(j)) for j in self.rest if self._leads(j)]
         self._choose_in_order(choices)
+
+    def _s2_options(self, j: int) -> dict[int, int]:
+        """The later remainder players ``j`` may meet, the higher ranked preferred."""
+        options = {}
+        bonus = 0
+        for o in reversed(self.rest):
+            if o <= j or self.members[o] in self.done:
+                continue
+            if self.base[o, j]:
+                options[o] = bonus
+            bonus += 1
+        return options
 
 
 def _layout(players: Sequence[PlayerState], played_rounds: int) -> Layout:
