@@ -77,7 +77,7 @@ def possible_places(
         if rounds_left < 0:
             raise ValueError(f"rounds_left must be 0 or more, not {rounds_left}")
         return _bounds(players, scores, rounds_left, system)
-    games = [tuple(pair) for pair in remaining_games]
+    games = [(first, second) for first, second in remaining_games]
     for first, second in games:
         if first == second or first not in scores or second not in scores:
             raise ValueError(f"remaining game {first}-{second} is not between two players")
@@ -107,7 +107,7 @@ def _bounds(
 def _exact(
     number: int,
     scores: dict[int, Fraction],
-    games: list[tuple[int, ...]],
+    games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
 ) -> PlaceRange:
@@ -119,7 +119,7 @@ def _exact(
 def _split_games(
     number: int,
     scores: dict[int, Fraction],
-    games: list[tuple[int, ...]],
+    games: list[tuple[int, int]],
     own: Fraction,
     other: Fraction,
 ) -> tuple[Fraction, dict[int, Fraction], list[tuple[int, int]]]:
@@ -140,7 +140,7 @@ def _split_games(
 def _best_place(
     number: int,
     scores: dict[int, Fraction],
-    games: list[tuple[int, ...]],
+    games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
 ) -> int:
@@ -172,7 +172,7 @@ def _best_place(
 def _worst_place(
     number: int,
     scores: dict[int, Fraction],
-    games: list[tuple[int, ...]],
+    games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
 ) -> int:
