@@ -265,7 +265,7 @@ def _validate(t: Tournament) -> None:
         if unknown:
             problems["tiebreaks"] = f"Unknown tie-break(s): {', '.join(unknown)}."
     try:
-        t.time_control.initial  # noqa: B018 - validates the clock settings
+        _ = t.time_control  # builds a TimeControl, which checks the clock settings
     except ValueError as exc:
         problems["time_control"] = str(exc)
     if problems:
@@ -277,9 +277,7 @@ def _validate(t: Tournament) -> None:
 
 
 @transaction.atomic
-def tournament_registration_open(
-    *, tournament_id: int, actor: User, now: datetime | None = None
-) -> Tournament:
+def tournament_registration_open(*, tournament_id: int, actor: User) -> Tournament:
     """Publish a draft: players may register (from ``registration_opens_at`` if set)."""
     tournament = _tournament_locked(tournament_id)
     _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
