@@ -6,6 +6,7 @@ api_v1 = [
     path("accounts/", include("accounts.api_urls")),
     path("", include("games.api_urls")),
     path("rankings/", include("rankings.urls")),
+    path("tournaments/", include("tournaments.api_urls")),
 ]
 
 urlpatterns = [
