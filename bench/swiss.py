@@ -90,6 +90,8 @@ def random_shape(rng: random.Random, max_players: int) -> EventShape:
         players=rng.randint(9, max_players),
         rounds=rng.randint(5, 11),
         late_entries=rng.randint(0, 3),
+        forbidden_pairs=rng.choice((0, 0, 1, 3)),
+        accelerated=rng.random() < 0.25,
     )
 
 
@@ -115,6 +117,7 @@ def soak(events: int, max_players: int, seed: int) -> int:
                 round_number=round_input.round_number,
                 total_rounds=round_input.total_rounds,
                 absent=round_input.absent,
+                forbidden_pairs=round_input.forbidden_pairs,
             )
             checked += 1
             if problems:
@@ -125,10 +128,15 @@ def soak(events: int, max_players: int, seed: int) -> int:
 
 
 def trf_text(round_input: RoundInput) -> str:
-    extra = (f"XXR {round_input.total_rounds}", "XXC white1")
+    extra = [f"XXR {round_input.total_rounds}", "XXC white1"]
+    extra += [f"XXP {' '.join(map(str, sorted(pair)))}" for pair in round_input.forbidden_pairs]
+    for number, points in sorted(round_input.acceleration.items()):
+        extra.append(f"XXA {number:4d}" + "".join(f" {float(p):4.1f}" for p in points))
     return format_trf(
         TrfTournament(
-            header=(("012", "random event"),), players=round_input.players, extra_lines=extra
+            header=(("012", "random event"),),
+            players=round_input.players,
+            extra_lines=tuple(extra),
         )
     )
 

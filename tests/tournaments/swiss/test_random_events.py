@@ -19,6 +19,7 @@ SHAPES = [
     EventShape(players=9, rounds=5, late_entries=1),
     EventShape(players=14, rounds=7, half_bye_rate=0.08, absence_rate=0.08),
     EventShape(players=21, rounds=6, forfeit_rate=0.1, withdraw_rate=0.03, late_entries=2),
+    EventShape(players=16, rounds=6, forbidden_pairs=4, accelerated=True),
 ]
 
 
@@ -33,6 +34,7 @@ def test_every_round_of_a_random_event_is_legal(shape: EventShape, seed: int):
             round_number=round_input.round_number,
             total_rounds=round_input.total_rounds,
             absent=round_input.absent,
+            forbidden_pairs=round_input.forbidden_pairs,
         )
         assert problems == [], f"round {round_input.round_number}"
         rounds += 1

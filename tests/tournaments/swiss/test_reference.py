@@ -6,11 +6,14 @@ in board order, the bye as ``N 0``, as bbpPairings prints them.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from tests.tournaments.swiss.events import boards, event
 from tournaments.pairing.base import PairingError
 from tournaments.pairing.dutch import pair_dutch
+from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.standings.records import Colour
 
 
@@ -138,3 +141,15 @@ def test_rounds_outside_the_event_are_refused(round_number, total_rounds, messag
 def test_nobody_to_pair_is_an_error():
     with pytest.raises(PairingError, match="no player"):
         pair_dutch([], round_number=1, total_rounds=3)
+
+
+def test_baku_acceleration_pairs_by_the_accelerated_score():
+    """Eight players, round 1, 1-4 carry a virtual point: two brackets, {1-4} (1 meets 3,
+    2 meets 4) and {5-8} (5 meets 7, 6 meets 8)."""
+    acceleration = baku_acceleration(8, 7)
+    assert acceleration[1] == (Fraction(1), Fraction(1), Fraction(1, 2), Fraction(1, 2))
+    assert set(acceleration) == {1, 2, 3, 4}
+    pairing = pair_dutch(
+        event(*[""] * 8), round_number=1, total_rounds=7, acceleration=acceleration
+    )
+    assert boards(pairing) == ["1 3", "4 2", "5 7", "8 6"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from tournaments.pairing.base import RoundPairing
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
@@ -29,6 +30,19 @@ class EventShape:
     absence_rate: float = 0.03
     late_entries: int = 0  # players who join in round 2 or 3
     withdraw_rate: float = 0.01
+    forbidden_pairs: int = 0  # random pairs who may never meet
+    accelerated: bool = False  # Baku acceleration: the top half gets virtual points
+
+
+def baku_acceleration(players: int, rounds: int) -> dict[int, tuple[Fraction, ...]]:
+    """C.04.5 Baku acceleration: the first half (rounded up to even) of the starting list
+    gets 1 virtual point in the first half of the first-half rounds, then ½ until half the
+    event is over; nobody has any after that."""
+    group_a = 2 * ((players + 3) // 4)
+    first = (rounds + 1) // 2
+    full = (first + 1) // 2
+    bonus = tuple(Fraction(1) if r <= full else Fraction(1, 2) for r in range(1, first + 1))
+    return {number: bonus for number in range(1, group_a + 1)}
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,8 @@ class RoundInput:
     total_rounds: int
     players: tuple[PlayerRecord, ...]
     absent: frozenset[int]
+    forbidden_pairs: tuple[frozenset[int], ...] = ()
+    acceleration: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -65,15 +81,22 @@ def random_event(
 ) -> Iterator[tuple[RoundInput, RoundPairing]]:
     """Play an event round by round, yielding each round's input and its pairing."""
     entrants = _entrants(rng, shape)
+    numbers = [e.number for e in entrants]
+    forbidden = tuple(frozenset(rng.sample(numbers, 2)) for _ in range(shape.forbidden_pairs))
+    acceleration = baku_acceleration(shape.players, shape.rounds) if shape.accelerated else {}
     for round_number in range(1, shape.rounds + 1):
         absent = _enter_absences(rng, shape, entrants, round_number)
         records = tuple(e.record() for e in entrants if e.joins <= round_number or e.rounds)
-        round_input = RoundInput(round_number, shape.rounds, records, frozenset(absent))
+        round_input = RoundInput(
+            round_number, shape.rounds, records, frozenset(absent), forbidden, acceleration
+        )
         pairing = pair(
             list(records),
             round_number=round_number,
             total_rounds=shape.rounds,
             absent=frozenset(absent),
+            forbidden_pairs=forbidden,
+            acceleration=acceleration,
         )
         yield round_input, pairing
         _play(rng, shape, {e.number: e for e in entrants}, round_number, pairing)
