@@ -16,5 +16,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]
