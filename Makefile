@@ -27,6 +27,7 @@ migrate: install
 ## make run: migrate, seed demo users and games, start a Celery worker+beat and the web server.
 run: migrate
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_tournaments
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery worker (with beat) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
