@@ -153,3 +153,18 @@ def test_baku_acceleration_pairs_by_the_accelerated_score():
         event(*[""] * 8), round_number=1, total_rounds=7, acceleration=acceleration
     )
     assert boards(pairing) == ["1 3", "4 2", "5 7", "8 6"]
+
+
+def test_player_numbers_must_be_unique():
+    players = event("", "") + event("")
+    with pytest.raises(PairingError, match=r"given twice: \[1\]"):
+        pair_dutch(players, round_number=1, total_rounds=3)
+
+
+def test_an_opponent_no_longer_listed_is_no_obstacle():
+    """4 withdrew and the app left them out: their games still count for the others. 1 (on
+    1) floats down to 2 and 3 (on ½); 1 and 2 both want Blue, 3 wants Orange, so 1 meets 3
+    (C12 before the MDP's choice of the highest resident) and 2 takes the bye."""
+    players = event("4w1", "3w=", "2b=", "1b0")[:3]
+    pairing = pair_dutch(players, round_number=2, total_rounds=3)
+    assert boards(pairing) == ["3 1", "2 0"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
-from tournaments.pairing.base import Pair, PairingError, RoundPairing
+from tournaments.pairing.base import Pair, PairingError, PairingSystem, RoundPairing
 from tournaments.pairing.dutch.colours import board_key, orange_of
 from tournaments.pairing.dutch.engine import Compatible, DutchPairer
 from tournaments.pairing.dutch.state import Float, PlayerState, build_state, float_of
@@ -42,6 +42,10 @@ def pair_dutch(
             f"Round {round_number} is outside the event's rounds 1 to {total_rounds}."
         )
     points = points or PointSystem()
+    numbers = [p.number for p in players]
+    if len(numbers) != len(set(numbers)):
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        raise PairingError(f"Player numbers must be unique; given twice: {twice}.")
     played_rounds = round_number - 1
     to_pair = [p for p in players if _to_pair(p, round_number, absent)]
     ranked = [
@@ -130,3 +134,6 @@ def _compatibility(
         return True
 
     return compatible
+
+
+_conforms: PairingSystem = pair_dutch  # mypy checks that the Dutch system is a PairingSystem

@@ -155,8 +155,11 @@ def float_of(
     entry = state.past[len(state.past) - rounds_back]
     if not entry.played or entry.opponent is None:
         return Float.DOWN if entry.points > points.loss else Float.NONE
+    opponent = by_number.get(entry.opponent)
+    if opponent is None:  # an opponent no longer listed: their score is unknown
+        return Float.NONE
     mine = state.pairing_score(rounds_back)
-    theirs = by_number[entry.opponent].pairing_score(rounds_back)
+    theirs = opponent.pairing_score(rounds_back)
     if mine > theirs:
         return Float.DOWN
     return Float.UP if mine < theirs else Float.NONE
