@@ -205,10 +205,11 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 return redirect("tournaments:manage", tournament_id=tournament.pk)
         status = 400
     rounds = list(selectors.tournament_rounds(tournament=tournament))
+    next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
     can_pair = (
         tournament.status == Tournament.Status.RUNNING
         and not tournament.is_knockout
-        and any(r.status == Round.Status.PLANNED for r in rounds)
+        and next_round is not None
     )
     context = {
         "tournament": tournament,
@@ -217,6 +218,8 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rounds": [r for r in rounds if r.status != Round.Status.PLANNED],
         "to_adjudicate": list(selectors.tournament_games_to_adjudicate(tournament=tournament)),
         "can_pair": can_pair,
+        "next_round": next_round,
+        "running_round": next((r for r in rounds if r.status == Round.Status.RUNNING), None),
         "pairing_form": ManualPairingForm(),
         "reason_form": ReasonForm(),
         "result_form": ResultForm(),

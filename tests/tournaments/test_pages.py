@@ -88,7 +88,7 @@ def test_a_running_event_shows_rounds_standings_places_and_crosstable(
     assert "Download the TRF file" in html
     # the game page names the event and round
     game_page = Client().get(f"/games/{link.game.pk}/").content.decode()
-    assert "Samhain RR, round 1, board 1" in game_page
+    assert "Samhain RR</a>, round 1, board 1" in game_page
     assert f'href="/tournaments/{tournament.pk}/"' in game_page
     # a player may withdraw while it runs
     player_page = login(players[0]).get(f"/tournaments/{tournament.pk}/").content.decode()
