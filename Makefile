@@ -53,6 +53,7 @@ typecheck: install
 bench: install
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.ratings
+	$(BIN)/python -m bench.swiss --sizes 50 200
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache
