@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import profile_get
@@ -108,7 +108,11 @@ def tournament_list_open(
     return (
         tournament_list(user=user, status=Tournament.Status.REGISTRATION)
         .filter(Q(registration_closes_at__isnull=True) | Q(registration_closes_at__gt=now))
-        .order_by("registration_closes_at", "starts_at", "pk")
+        .order_by(
+            F("registration_closes_at").asc(nulls_last=True),
+            F("starts_at").asc(nulls_last=True),
+            "pk",
+        )
     )
 
 

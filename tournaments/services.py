@@ -854,7 +854,7 @@ def tournament_game_ended(*, game_id: int, now: datetime | None = None) -> bool:
     with transaction.atomic():
         tournament = _tournament_locked(tournament_id)
         link = (
-            TournamentGame.objects.select_for_update()
+            TournamentGame.objects.select_for_update(of=("self",))
             .select_related("game", "round", "match")
             .get(game_id=game_id)
         )
@@ -1087,7 +1087,7 @@ def _link_locked(tournament_game_id: int) -> tuple[Tournament, TournamentGame]:
         raise errors.TournamentGameNotFound(f"There is no tournament game #{tournament_game_id}.")
     tournament = _tournament_locked(tournament_id)
     link = (
-        TournamentGame.objects.select_for_update()
+        TournamentGame.objects.select_for_update(of=("self",))
         .select_related("game", "round", "match")
         .get(pk=tournament_game_id)
     )
