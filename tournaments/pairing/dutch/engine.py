@@ -17,7 +17,7 @@ from fractions import Fraction
 from tournaments.pairing.base import PairingError
 from tournaments.pairing.dutch.matching import MatchingGraph
 from tournaments.pairing.dutch.state import PlayerState
-from tournaments.pairing.dutch.weights import ByeInfo, Floats, Layout, bye_candidate, edge_weight
+from tournaments.pairing.dutch.weights import ByeInfo, Floats, Layout, edge_weight
 
 Compatible = Callable[[PlayerState, PlayerState], bool]
 
@@ -130,7 +130,7 @@ class DutchPairer:
                 self, members, moved_down, bracket_end, group_start_vertex, next_group_vertex
             )
             bracket.pair()
-            self._next_bye_flag(members, bracket, next_start)
+            self._next_bye_flag(members, bracket)
             leftover = [v for v in members if v not in self.partner]
             moved_down = sum(
                 1 for i, v in enumerate(members) if i < bracket_end and v not in self.partner
@@ -140,8 +140,9 @@ class DutchPairer:
             members = leftover
             group_start_vertex = next_group_vertex
 
-    def _next_bye_flag(self, members: list[int], bracket: _Bracket, next_start: int) -> None:
-        """Whether the bye still goes to a single downfloater of the next bracket (C9)."""
+    def _next_bye_flag(self, members: list[int], bracket: _Bracket) -> None:
+        """Whether C9 (fewest unplayed games for the PAB assignee) applies to the next
+        bracket: the bye's score reaches it and nobody from it floats further down."""
         n = len(self.players)
         if n % 2 == 0 or bracket.end == len(members):
             flag = False
@@ -459,4 +460,4 @@ def _bye_info(players: Sequence[PlayerState], mate: Sequence[int], unmatched: in
     return ByeInfo(score=score, single_downfloater_is_assignee=single, unplayed_ranks=ranks)
 
 
-__all__ = ["DutchPairer", "bye_candidate"]
+__all__ = ["Compatible", "DutchPairer"]
