@@ -9,6 +9,7 @@ Every service is keyword-only and safe to call twice where a task may call it tw
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from celticsite.errors import DomainError
 from games import services as game_services
 from games.clock import TimeControl
 from games.models import Game
@@ -49,6 +51,7 @@ from tournaments.standings.records import Colour, Outcome, PlayerRecord
 from tournaments.trf import TrfTournament
 
 User = AbstractBaseUser
+logger = logging.getLogger(__name__)
 Result = TournamentGame.Result
 
 ORGANISE_PERMISSION = "tournaments.organise_tournament"
@@ -1482,10 +1485,18 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> di
 
 
 def tournaments_advance(*, now: datetime, ids: Iterable[int] | None = None) -> dict[int, Any]:
-    """Advance each due tournament in a transaction of its own; returns what each did."""
-    report = {}
+    """Advance each due tournament in a transaction of its own; returns what each did.
+
+    An event that cannot move on (a round that cannot be paired, say) is logged and reported
+    as ``{"error": code}`` without holding up the others; the next run tries it again.
+    """
+    report: dict[int, Any] = {}
     for tournament_id in ids if ids is not None else tournaments_due(now=now):
-        done = tournament_advance(tournament_id=tournament_id, now=now)
+        try:
+            done = tournament_advance(tournament_id=tournament_id, now=now)
+        except DomainError as exc:
+            logger.warning("Tournament %s cannot move on: %s", tournament_id, exc.detail)
+            done = {"error": exc.code}
         if done:
             report[tournament_id] = done
     return report

@@ -302,3 +302,26 @@ def test_ratings_name_the_tournament_and_unrated_events_are_unrated(
     assert only.game.rated is False
     finish(only.game, "1-0", commit=commit)
     assert not RatedResult.objects.filter(game_id=only.game.pk).exists()
+
+
+def test_an_event_that_cannot_be_paired_does_not_hold_up_the_others(
+    make_tournament, organiser, players, monkeypatch
+):
+    from tournaments import plugins
+    from tournaments.pairing.base import PairingError
+
+    def no_pairing(*args, **kwargs):
+        raise PairingError("every pairing repeats a game")
+
+    broken = make_tournament(
+        format="swiss", rounds_planned=3, start_mode="at_date", starts_at=T0 + timedelta(days=1)
+    )
+    fine = make_tournament(start_mode="at_date", starts_at=T0 + timedelta(days=1))
+    register_all(broken, players[:3])
+    register_all(fine, players[3:6])
+    monkeypatch.setitem(plugins._SYSTEMS, "swiss", no_pairing)
+    report = services.tournaments_advance(now=T0 + timedelta(days=1))
+    assert report[broken.pk] == {"error": "pairing_failed"}
+    assert report[fine.pk] == {"started": True}
+    assert Tournament.objects.get(pk=broken.pk).status == "registration"  # rolled back whole
+    assert Tournament.objects.get(pk=fine.pk).status == "running"
