@@ -183,10 +183,34 @@ def game_start(
     now: datetime | None = None,
 ) -> Game:
     """Create a game in its start position, Orange to move, Orange's clock running."""
+    game = _game_new(
+        orange=orange,
+        blue=blue,
+        rated=rated,
+        public=public,
+        window_forfeit=window_forfeit,
+        tc=time_control or TimeControl(),
+        challenge=challenge,
+    )
+    _clock_start_turn(game, now=now or timezone.now())
+    game.save()
+    return game
+
+
+def _game_new(
+    *,
+    orange: User,
+    blue: User,
+    rated: bool,
+    public: bool,
+    window_forfeit: bool,
+    tc: TimeControl,
+    challenge: Challenge | None = None,
+) -> Game:
+    """An unsaved game in its start position, Orange to move, both banks full."""
     if orange.pk == blue.pk:
         raise errors.DomainError("A game needs two different players.", code="same_player")
-    tc = time_control or TimeControl()
-    game = Game(
+    return Game(
         orange=orange,
         blue=blue,
         challenge=challenge,
@@ -198,9 +222,6 @@ def game_start(
         orange_time_left=tc.initial,
         blue_time_left=tc.initial,
     )
-    _clock_start_turn(game, now=now or timezone.now())
-    game.save()
-    return game
 
 
 def games_start_many(
@@ -223,20 +244,15 @@ def games_start_many(
     deadline_for: dict[int, datetime | None] = {}
     games: list[Game] = []
     for orange, blue in pairs:
-        if orange.pk == blue.pk:
-            raise errors.DomainError("A game needs two different players.", code="same_player")
-        game = Game(
+        game = _game_new(
             orange=orange,
             blue=blue,
             rated=rated,
             public=public,
             window_forfeit=window_forfeit,
-            **Game.time_control_columns(tc),
-            to_move=Side.ORANGE,
-            orange_time_left=tc.initial,
-            blue_time_left=tc.initial,
-            turn_started_at=now,
+            tc=tc,
         )
+        game.turn_started_at = now
         if orange.pk not in deadline_for:
             bank = game.time_left(Side.ORANGE)
             deadline_for[orange.pk] = (
