@@ -869,7 +869,7 @@ def _game_result_record(tournament: Tournament, link: TournamentGame, *, now: da
     """Copy the game's end into ``link.result`` (unless fixed), then settle its knockout
     match and its round."""
     assert link.game is not None
-    result = result_of_game(link.game)
+    result = result_of_game(game=link.game)
     if not link.result_fixed and result != link.result:
         link.result = result
         link.needs_adjudication = link.needs_adjudication and result == Result.PENDING
@@ -881,7 +881,7 @@ def _game_result_record(tournament: Tournament, link: TournamentGame, *, now: da
     _round_complete_if_done(tournament, link.round, now=now)
 
 
-def result_of_game(game: Game) -> str:
+def result_of_game(*, game: Game) -> str:
     """The tournament result of a game as it stands.
 
     A timeout is a loss like any other. A game that ended with no move made (annulled as
