@@ -47,6 +47,7 @@ from tournaments.pairing.knockout import (
 from tournaments.pairing.sections import snake_sections
 from tournaments.plugins import pairing_formats, pairing_system_for
 from tournaments.records import RESULT_OF_OUTCOMES, SectionField, section_fields
+from tournaments.standings import EDITIONS
 from tournaments.standings.records import Colour, Outcome, PlayerRecord
 from tournaments.trf import TrfTournament
 
@@ -267,6 +268,8 @@ def _validate(t: Tournament) -> None:
         unknown = selectors.tiebreak_codes_unknown(codes=t.tiebreaks)
         if unknown:
             problems["tiebreaks"] = f"Unknown tie-break(s): {', '.join(unknown)}."
+    if t.tiebreak_edition not in EDITIONS:
+        problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     try:
         _ = t.time_control  # builds a TimeControl, which checks the clock settings
     except ValueError as exc:

@@ -63,12 +63,14 @@ def test_create_reports_every_bad_setting_at_once(organiser):
             start_mode="at_date",
             round_start_mode="all_at_once",
             tiebreaks=["sb", "nonsense"],
+            tiebreak_edition="2019",
         )
     )
     assert error.code == "invalid_settings"
     problems = error.extra["errors"]
     assert set(problems) >= {"max_players", "starts_at", "round_start_mode", "tiebreaks"}
     assert "nonsense" in problems["tiebreaks"]
+    assert problems["tiebreak_edition"] == "One of 2026, 2024 (FIDE C.07 editions)."
     assert "rounds_planned" in problems  # a Swiss needs its rounds
 
 
