@@ -671,7 +671,7 @@ def _round_start(
         plan[field.section] = (field, pairing)
     rnd.status = Round.Status.RUNNING
     rnd.started_at = now
-    if tournament.round_duration_days:
+    if tournament.round_duration_days and rnd.ends_at is None:  # the organiser's date wins
         rnd.ends_at = now + timedelta(days=tournament.round_duration_days)
     rnd.save(update_fields=["status", "started_at", "ends_at"])
     games: list[Game] = []
@@ -766,6 +766,46 @@ def _absence_result(tournament: Tournament, field: SectionField, pair: Pair) -> 
     if gone.results_cancelled:
         return Result.CANCELLED
     return Result.BLUE_FORFEIT_WIN if orange_gone else Result.ORANGE_FORFEIT_WIN
+
+
+@transaction.atomic
+def round_dates_set(
+    *,
+    tournament_id: int,
+    actor: User,
+    round_number: int,
+    starts_at: datetime | None = None,
+    ends_at: datetime | None = None,
+) -> Round:
+    """The organiser moves a planned round's start date (rounds on dates) or sets a round's
+    end date, after which its unfinished games go to adjudication. ``None`` keeps a date."""
+    tournament = _tournament_locked(tournament_id)
+    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_status(tournament, Tournament.Status.RUNNING, doing="change round dates")
+    rnd = tournament.rounds.filter(number=round_number).first()
+    if rnd is None:
+        raise errors.InvalidSettings(
+            f"{tournament} has rounds 1 to {tournament.rounds.count()}, not {round_number}.",
+            code="no_such_round",
+        )
+    if rnd.status == Round.Status.COMPLETE:
+        raise errors.WrongStatus(f"Round {round_number} is complete.", code="round_complete")
+    if starts_at is not None:
+        if rnd.status != Round.Status.PLANNED:
+            raise errors.WrongStatus(
+                f"Round {round_number} has started already.", code="round_started"
+            )
+        rnd.starts_at = starts_at
+    if ends_at is not None:
+        begins = rnd.started_at or rnd.starts_at
+        if begins is not None and ends_at <= begins:
+            raise errors.InvalidSettings(
+                f"Round {round_number} must end after it starts ({begins:%Y-%m-%d %H:%M} UTC).",
+                code="round_ends_before_start",
+            )
+        rnd.ends_at = ends_at
+    rnd.save(update_fields=["starts_at", "ends_at"])
+    return rnd
 
 
 @transaction.atomic

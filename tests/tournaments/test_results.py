@@ -325,3 +325,44 @@ def test_an_event_that_cannot_be_paired_does_not_hold_up_the_others(
     assert report[fine.pk] == {"started": True}
     assert Tournament.objects.get(pk=broken.pk).status == "registration"  # rolled back whole
     assert Tournament.objects.get(pk=fine.pk).status == "running"
+
+
+def test_the_organiser_sets_round_dates(four, organiser, players, commit):
+    tournament = four(round_start_mode="on_dates", round_interval_days=7)
+    with pytest.raises(DomainError) as caught:
+        services.round_dates_set(
+            tournament_id=tournament.pk, actor=players[0], round_number=1, ends_at=T0
+        )
+    assert caught.value.code == "not_organiser"
+    with pytest.raises(DomainError) as caught:
+        services.round_dates_set(
+            tournament_id=tournament.pk, actor=organiser, round_number=1, ends_at=T0
+        )
+    assert caught.value.code == "round_ends_before_start"
+    with pytest.raises(DomainError) as caught:
+        services.round_dates_set(
+            tournament_id=tournament.pk, actor=organiser, round_number=1, starts_at=T0
+        )
+    assert caught.value.code == "round_started"
+    with pytest.raises(DomainError) as caught:
+        services.round_dates_set(tournament_id=tournament.pk, actor=organiser, round_number=9)
+    assert caught.value.code == "no_such_round"
+    services.round_dates_set(
+        tournament_id=tournament.pk,
+        actor=organiser,
+        round_number=1,
+        ends_at=T0 + timedelta(days=2),
+    )
+    services.round_dates_set(
+        tournament_id=tournament.pk,
+        actor=organiser,
+        round_number=2,
+        starts_at=T0 + timedelta(days=3),
+        ends_at=T0 + timedelta(days=4),
+    )
+    done = services.tournaments_advance(now=T0 + timedelta(days=2, minutes=1))
+    assert len(done[tournament.pk]["adjudication_needed"]) == 2
+    done = services.tournaments_advance(now=T0 + timedelta(days=3))
+    assert done[tournament.pk]["rounds_started"] == [2]
+    second = Round.objects.get(tournament=tournament, number=2)
+    assert (second.started_at, second.ends_at) == (T0 + timedelta(days=3), T0 + timedelta(days=4))
