@@ -54,6 +54,7 @@ bench: install
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.ratings
 	$(BIN)/python -m bench.swiss --sizes 50 200
+	$(BIN)/python -m bench.tournaments
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache

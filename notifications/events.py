@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.urls import reverse
 
 from accounts.selectors import profile_get
@@ -20,7 +21,7 @@ from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_clock, game_position
 from notifications.models import OutboxEmail
 from notifications.reply_tokens import reply_address, reply_token_make
-from notifications.services import notify
+from notifications.services import Notice, notify, notify_many
 
 Event = OutboxEmail.Event
 
@@ -42,18 +43,36 @@ def _game_context(game: Game, user: Any) -> dict[str, Any]:
 
 def on_turn(game: Game) -> None:
     """It is someone's turn in an active game (after a move, or a game start)."""
+    notice = _turn_notice(game)
+    if notice is not None:
+        notify(**vars(notice))
+
+
+def on_turns(games: Sequence[Game]) -> None:
+    """``on_turn`` for many games at once (a tournament round's games): one bulk write."""
+    _profiles_load(games)
+    notify_many(notices=[n for n in map(_turn_notice, games) if n is not None])
+
+
+def _turn_notice(game: Game) -> Notice | None:
     if not game.is_active or not game.to_move:
-        return
+        return None
     user = game.player(game.to_move)
     context = _game_context(game, user)
     reply_to = move_reply_context(context, game=game, user=user)
-    notify(
+    return Notice(
         user=user,
         event=Event.YOUR_TURN,
         context=context,
         dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
         reply_to=reply_to,
     )
+
+
+def _profiles_load(games: Sequence[Game]) -> None:
+    """Read the players' profiles (names, preferences) in one query, not one per player."""
+    prefetch_related_objects([user for game in games for user in (game.orange, game.blue)],
+                             "profile")  # fmt: skip
 
 
 def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
@@ -201,23 +220,30 @@ def on_tournament_round_started(
     so calling this twice for the same round sends nothing more.
     """
     round_key = f"{Event.TOURNAMENT_ROUND}:{tournament_name}:{round_number}"
+    _profiles_load(games)
+    notices = []
     for game in games:
         for user in (game.orange, game.blue):
             context = _game_context(game, user)
             context.update(tournament_name=tournament_name, round_number=round_number)
-            notify(
-                user=user,
-                event=Event.TOURNAMENT_ROUND,
-                context=context,
-                dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+            notices.append(
+                Notice(
+                    user=user,
+                    event=Event.TOURNAMENT_ROUND,
+                    context=context,
+                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+                )
             )
     for user in byes:
-        notify(
-            user=user,
-            event=Event.TOURNAMENT_ROUND,
-            context={"tournament_name": tournament_name, "round_number": round_number},
-            dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+        notices.append(
+            Notice(
+                user=user,
+                event=Event.TOURNAMENT_ROUND,
+                context={"tournament_name": tournament_name, "round_number": round_number},
+                dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+            )
         )
+    notify_many(notices=notices)
 
 
 def deadline_reminders_queue(*, now: datetime) -> list[int]:

@@ -55,7 +55,9 @@ def _berger_round(seats: int, index: int) -> tuple[Seats, ...]:
 def round_robin_rounds(players: int, *, cycles: int = 1) -> int:
     """How many rounds a round robin of ``players`` players takes over ``cycles`` cycles."""
     _check_cycles(cycles)
-    return len(berger_table(players)) * cycles
+    if players < 2:
+        raise PairingError(f"A round robin needs at least 2 players, not {players}.")
+    return (players + players % 2 - 1) * cycles  # the rows of berger_table(players)
 
 
 def round_robin_round(players: int, round_number: int, *, cycles: int = 1) -> RoundPairing:
@@ -70,11 +72,11 @@ def round_robin_round(players: int, round_number: int, *, cycles: int = 1) -> Ro
             f"Round {round_number} does not exist: a round robin of {players} players over "
             f"{cycles} cycle(s) has rounds 1 to {total}."
         )
-    table = berger_table(players)
-    cycle_index, index = divmod(round_number - 1, len(table))
+    per_cycle = total // cycles
+    cycle_index, index = divmod(round_number - 1, per_cycle)
     if cycles == 2 and cycle_index == 0:
-        index = _first_cycle_order(len(table))[index]
-    boards = table[index]
+        index = _first_cycle_order(per_cycle)[index]
+    boards = _berger_round(players + players % 2, index)  # one row of berger_table(players)
     if cycle_index == 1:
         boards = tuple((blue, orange) for orange, blue in boards)
     empty_seat = players + 1
