@@ -47,8 +47,8 @@ class TournamentForm(forms.Form):
     )
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
-        if tournament is not None and not args and "data" not in kwargs:
-            kwargs["initial"] = initial_settings(tournament)
+        if tournament is not None:
+            kwargs.setdefault("initial", initial_settings(tournament))
         super().__init__(*args, **kwargs)
 
     def settings(self) -> dict[str, Any]:

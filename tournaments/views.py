@@ -190,9 +190,12 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.error(request, exc.detail)
         return redirect("tournaments:detail", tournament_id=tournament_id)
     editable = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    if request.method == "POST" and not editable:
+        messages.error(request, f"{tournament} has started: its settings can no longer change.")
+        return redirect("tournaments:manage", tournament_id=tournament.pk)
     form = TournamentForm(request.POST or None, tournament=tournament)
     status = 200
-    if request.method == "POST" and editable:
+    if request.method == "POST":
         if form.is_valid():
             try:
                 services.tournament_update(

@@ -235,3 +235,30 @@ def test_pages_have_no_inline_scripts_or_styles(make_tournament, organiser, play
         html = client.get(url).content.decode()
         assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
         assert " style=" not in html and " onclick=" not in html, url
+
+
+def test_settings_change_before_the_start_only(make_tournament, organiser, players):
+    tournament = make_tournament(name="Rowan Cup")
+    client = login(organiser)
+    url = f"/tournaments/{tournament.pk}/manage/"
+    form = client.get(url).context["form"]
+    data = {
+        name: value
+        for name, value in ((n, form[n].value()) for n in form.fields)
+        if value is not None and value is not False
+    }
+    assert data["name"] == "Rowan Cup"  # the form shows the current settings
+    data["description"] = "Bring a pencil."
+    data["tiebreaks"] = "sb"
+    saved = client.post(url, data, follow=True)
+    assert not saved.context or not saved.context["form"].errors, saved.context["form"].errors
+    assert messages_of(saved) == ["Settings saved."]
+    tournament.refresh_from_db()
+    assert (tournament.description, tournament.tiebreaks) == ("Bring a pencil.", ["sb"])
+    register_all(tournament, players[:2])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    late = client.post(url, {**data, "description": "late"}, follow=True)
+    assert messages_of(late) == ["Rowan Cup has started: its settings can no longer change."]
+    tournament.refresh_from_db()
+    assert tournament.description == "Bring a pencil."
+    assert late.context["form"] is None
