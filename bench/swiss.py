@@ -31,6 +31,7 @@ from tournaments.pairing.base import PairingError, RoundPairing
 from tournaments.pairing.dutch import pair_dutch
 from tournaments.pairing.dutch.checker import pairing_violations
 from tournaments.pairing.dutch.simulation import EventShape, RoundInput, quick_history, random_event
+from tournaments.standings.records import Colour
 from tournaments.trf import TrfTournament, format_trf
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "BENCHMARKS.md"
@@ -96,6 +97,8 @@ def random_shape(rng: random.Random, max_players: int) -> EventShape:
         late_entries=rng.randint(0, 3),
         forbidden_pairs=rng.choice((0, 0, 1, 3)),
         accelerated=rng.random() < 0.25,
+        full_bye_rate=rng.choice((0.0, 0.02)),
+        initial_colour=rng.choice((Colour.ORANGE, Colour.BLUE)),
     )
 
 
@@ -132,7 +135,8 @@ def soak(events: int, max_players: int, seed: int) -> int:
 
 
 def trf_text(round_input: RoundInput) -> str:
-    extra = [f"XXR {round_input.total_rounds}", "XXC white1"]
+    first = "white1" if round_input.initial_colour is Colour.ORANGE else "black1"
+    extra = [f"XXR {round_input.total_rounds}", f"XXC {first}"]
     extra += [f"XXP {' '.join(map(str, sorted(pair)))}" for pair in round_input.forbidden_pairs]
     for number, points in sorted(round_input.acceleration.items()):
         extra.append(f"XXA {number:4d}" + "".join(f" {float(p):4.1f}" for p in points))

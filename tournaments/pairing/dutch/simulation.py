@@ -32,6 +32,8 @@ class EventShape:
     withdraw_rate: float = 0.01
     forbidden_pairs: int = 0  # random pairs who may never meet
     accelerated: bool = False  # Baku acceleration: the top half gets virtual points
+    full_bye_rate: float = 0.0  # full-point byes granted ahead of a round (F)
+    initial_colour: Colour = Colour.ORANGE
 
 
 def baku_acceleration(players: int, rounds: int) -> dict[int, tuple[Fraction, ...]]:
@@ -56,6 +58,7 @@ class RoundInput:
     absent: frozenset[int]
     forbidden_pairs: tuple[frozenset[int], ...] = ()
     acceleration: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
+    initial_colour: Colour = Colour.ORANGE
 
 
 @dataclass
@@ -88,7 +91,13 @@ def random_event(
         absent = _enter_absences(rng, shape, entrants, round_number)
         records = tuple(e.record() for e in entrants if e.joins <= round_number or e.rounds)
         round_input = RoundInput(
-            round_number, shape.rounds, records, frozenset(absent), forbidden, acceleration
+            round_number,
+            shape.rounds,
+            records,
+            frozenset(absent),
+            forbidden,
+            acceleration,
+            shape.initial_colour,
         )
         pairing = pair(
             list(records),
@@ -97,6 +106,7 @@ def random_event(
             absent=frozenset(absent),
             forbidden_pairs=forbidden,
             acceleration=acceleration,
+            initial_colour=shape.initial_colour,
         )
         yield round_input, pairing
         _play(rng, shape, {e.number: e for e in entrants}, round_number, pairing)
@@ -132,6 +142,8 @@ def _enter_absences(
             outcome = Outcome.ZERO_BYE
         elif round_number < shape.rounds and rng.random() < shape.half_bye_rate:
             outcome = Outcome.HALF_BYE
+        elif shape.full_bye_rate and rng.random() < shape.full_bye_rate:
+            outcome = Outcome.FULL_BYE
         elif rng.random() < shape.absence_rate:
             outcome = Outcome.ZERO_BYE
         else:
