@@ -7,7 +7,8 @@ zero forbids the pair (absolute criteria C1-C3). The fields, from the most signi
 ====================================  ======================================================
 field                                 rule
 ====================================  ======================================================
-pairs made, and who may take the bye  C4 (completion), C5 (PAB eligibility, 2026 rule)
+pairs made, and who may take the bye  C4 (completion); C2 and C5 (who may get the PAB, and
+                                      at the lowest score), settled by a first matching
 pairs in the current bracket          C6 maximise the number of pairs (2.3.1 / 2.4.1)
 scores paired in the current bracket  C7 maximise the scores of the paired MDPs
 pairs and scores in the next bracket  C8 (the next bracket can still be paired well)
