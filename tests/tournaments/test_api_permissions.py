@@ -23,7 +23,7 @@ from tests.accounts.factories import make_superuser, make_user
 from tests.games.conftest import token_client
 from tests.tournaments.conftest import grant
 from tournaments import services
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, KnockoutMatch, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +125,22 @@ def _pending_entry(w: World) -> tuple[str, str, None]:
     return "post", f"{T}/{tournament.pk}/entries/{_entry_of(tournament, 'p2')}/approve/", None
 
 
+def _pending_entry_decline(w: World) -> tuple[str, str, None]:
+    method, path, body = _pending_entry(w)
+    return method, path.replace("/approve/", "/decline/"), body
+
+
+def _first_match(w: World) -> tuple[Tournament, KnockoutMatch]:
+    tournament = w.running(format="knockout")
+    return tournament, KnockoutMatch.objects.filter(round__tournament=tournament).first()
+
+
+def _match_decide(w: World) -> tuple[str, str, dict[str, Any]]:
+    tournament, match = _first_match(w)
+    body = _reason({"winner_entry_id": match.higher_id})
+    return "post", f"{T}/{tournament.pk}/matches/{match.pk}/decide/", body
+
+
 CASES: dict[str, tuple[Request, tuple[int, ...]]] = {
     # reading            anon player outsider organiser other_org staff arbiter superuser
     "list": (lambda w: ("get", f"{T}/", None), (200, 200, 200, 200, 200, 200, 200, 200)),
@@ -195,6 +211,8 @@ CASES: dict[str, tuple[Request, tuple[int, ...]]] = {
         (401, 403, 403, 201, 403, 403, 201, 201),
     ),
     "approve": (_pending_entry, (401, 403, 403, 200, 403, 403, 200, 200)),
+    "decline": (_pending_entry_decline, (401, 403, 403, 200, 403, 403, 200, 200)),
+    "decide a knockout match": (_match_decide, (401, 403, 403, 200, 403, 403, 200, 200)),
     "remove a player": (
         lambda w: (
             "post",
@@ -388,3 +406,16 @@ def test_trf_files_in_and_out(world):
     assert text["Content-Type"] == "text/plain; charset=utf-8"
     assert text.content.decode().startswith("012 Lughnasa\n")
     assert text.content.decode().count("\n001 ") == 4
+
+
+def test_a_match_is_decided_for_one_of_its_players_once(world):
+    tournament, match = _first_match(world)
+    url = f"{T}/{tournament.pk}/matches/{match.pk}/decide/"
+    outsider = tournament.entries.exclude(pk__in=[match.higher_id, match.lower_id]).first()
+    wrong = _post(world, "organiser", url, _reason({"winner_entry_id": outsider.pk}))
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "winner_not_in_match")
+    done = _post(world, "organiser", url, _reason({"winner_entry_id": match.lower_id}))
+    assert done.status_code == 200
+    assert (done.json()["winner_id"], done.json()["decided_by"]) == (match.lower_id, "organiser")
+    again = _post(world, "organiser", url, _reason({"winner_entry_id": match.higher_id}))
+    assert (again.status_code, again.json()["code"]) == (409, "match_decided")
