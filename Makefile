@@ -28,6 +28,7 @@ migrate: install
 ## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
 run: migrate
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_tournaments
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
@@ -53,12 +54,14 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules
+	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf
 
 bench: install
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.ratings
 	$(BIN)/python -m bench.inbound
+	$(BIN)/python -m bench.swiss --sizes 50 200
+	$(BIN)/python -m bench.tournaments
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache

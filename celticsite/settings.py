@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "moderation",
     "games",
     "rankings",
+    "tournaments",
     "notifications",
 ]
 
@@ -258,6 +259,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": crontab(hour=7, minute=0),
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
+    "tournaments-advance": {"task": "tournaments.tasks.advance_tournaments", "schedule": 60.0},
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------
@@ -351,6 +353,11 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "TurnKindEnum": "games.models.Move.Kind",
         "ClockKindEnum": ["per_move", "fischer", "none"],
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "TournamentResultEnum": "tournaments.models.TournamentGame.Result",
+        "GameResultEnum": "games.models.Result",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

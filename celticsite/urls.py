@@ -8,6 +8,7 @@ api_v1 = [
     path("accounts/", include("accounts.api_urls")),
     path("", include("games.api_urls")),
     path("rankings/", include("rankings.urls")),
+    path("tournaments/", include("tournaments.api_urls")),
 ]
 
 urlpatterns = [
@@ -20,5 +21,6 @@ urlpatterns = [
     re_path(r"^api/", api_not_found),  # an unknown API path gets a JSON 404, not the HTML page
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

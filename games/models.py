@@ -226,6 +226,17 @@ class Game(TimeControlFields):
             return Side.BLUE
         return None
 
+    @property
+    def tournament(self) -> models.Model | None:
+        """The tournament this game belongs to, or None.
+
+        The link lives in the tournaments app (``TournamentGame``, related name
+        ``tournament_link``); games only follow the reverse relation, so nothing here imports
+        tournaments. Rankings read the event's name from this.
+        """
+        link = getattr(self, "tournament_link", None)
+        return getattr(link, "tournament", None) if link is not None else None
+
     def player(self, side: str) -> object:
         return self.orange if side == Side.ORANGE else self.blue
 

@@ -8,7 +8,7 @@ serialised by the lock and the second one finds the ply moved on.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,6 +26,7 @@ from games.models import Challenge, Game, GameMessage, MessageReport, Move, Resu
 from games.rules import IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 from games.selectors import clock_pauses
+from games.signals import game_ended_announce
 from notifications import events as notification_events
 
 User = AbstractBaseUser
@@ -216,10 +217,34 @@ def game_start(
     now: datetime | None = None,
 ) -> Game:
     """Create a game in its start position, Orange to move, Orange's clock running."""
+    game = _game_new(
+        orange=orange,
+        blue=blue,
+        rated=rated,
+        public=public,
+        window_forfeit=window_forfeit,
+        tc=time_control or TimeControl(),
+        challenge=challenge,
+    )
+    _clock_start_turn(game, now=now or timezone.now())
+    game.save()
+    return game
+
+
+def _game_new(
+    *,
+    orange: User,
+    blue: User,
+    rated: bool,
+    public: bool,
+    window_forfeit: bool,
+    tc: TimeControl,
+    challenge: Challenge | None = None,
+) -> Game:
+    """An unsaved game in its start position, Orange to move, both banks full."""
     if orange.pk == blue.pk:
         raise errors.DomainError("A game needs two different players.", code="same_player")
-    tc = time_control or TimeControl()
-    game = Game(
+    return Game(
         orange=orange,
         blue=blue,
         challenge=challenge,
@@ -231,9 +256,45 @@ def game_start(
         orange_time_left=tc.initial,
         blue_time_left=tc.initial,
     )
-    _clock_start_turn(game, now=now or timezone.now())
-    game.save()
-    return game
+
+
+def games_start_many(
+    *,
+    pairs: Sequence[tuple[User, User]],
+    rated: bool = True,
+    public: bool = True,
+    window_forfeit: bool = False,
+    time_control: TimeControl | None = None,
+    now: datetime | None = None,
+) -> list[Game]:
+    """Start one game per ``(orange, blue)`` pair at once (a tournament round).
+
+    Like ``game_start`` for each pair, but the games are written with one bulk insert and
+    each Orange player's pauses (weekends, vacations) are read once however many games they
+    start. Returns the games, with their ids, in the order of ``pairs``.
+    """
+    tc = time_control or TimeControl()
+    now = now or timezone.now()
+    deadline_for: dict[int, datetime | None] = {}
+    games: list[Game] = []
+    for orange, blue in pairs:
+        game = _game_new(
+            orange=orange,
+            blue=blue,
+            rated=rated,
+            public=public,
+            window_forfeit=window_forfeit,
+            tc=tc,
+        )
+        game.turn_started_at = now
+        if orange.pk not in deadline_for:
+            bank = game.time_left(Side.ORANGE)
+            deadline_for[orange.pk] = (
+                None if bank is None else _deadline_from(game, now=now, budget=bank)
+            )
+        game.deadline = deadline_for[orange.pk]
+        games.append(game)
+    return Game.objects.bulk_create(games)
 
 
 def _game_locked(game_id: int) -> Game:
@@ -386,6 +447,7 @@ def game_finish(*, game: Game, result: str, termination: str, now: datetime) -> 
     """Save the end of a locked, active ``game`` and move the players' ratings if rated."""
     game.end(status=Game.Status.FINISHED, result=result, termination=termination, finished_at=now)
     game.save()
+    game_ended_announce(game_id=game.pk)
     if game.rated:
         from rankings.services import rating_game_finished
 
@@ -426,6 +488,7 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
+    game_ended_announce(game_id=game.pk)
     audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
     _ratings_changed(game, previous_status=previous["status"])
     notification_events.on_game_finished(game)
@@ -452,6 +515,7 @@ def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> G
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
+    game_ended_announce(game_id=game.pk)
     audit_record(
         actor=actor,
         action="game_adjudicate",

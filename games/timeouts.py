@@ -14,6 +14,7 @@ from django.db import transaction
 
 from games.models import Game, Result
 from games.services import game_finish
+from games.signals import game_ended_announce
 
 
 def game_timeouts_decide(*, now: datetime) -> list[int]:
@@ -55,6 +56,7 @@ def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
             finished_at=now,
         )
         game.save()
+        game_ended_announce(game_id=game.pk)
     else:
         game_finish(
             game=game,

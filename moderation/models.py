@@ -29,6 +29,10 @@ class AuditAction(models.TextChoices):
     USER_GROUP_ADD = "user_group_add", "User added to a group"
     USER_GROUP_REMOVE = "user_group_remove", "User removed from a group"
     CHALLENGES_CLOSE = "challenges_close", "Open challenges closed (user suspended)"
+    TOURNAMENT_REMOVE = "tournament_remove", "Player removed from a tournament"
+    TOURNAMENT_RESULT_FIX = "tournament_result_fix", "Tournament result fixed"
+    TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
+    TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
     OTHER = "other", "Other"
 
 

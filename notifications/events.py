@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.urls import reverse
 
 from accounts.selectors import profile_get
@@ -20,7 +21,7 @@ from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_clock, game_position
 from notifications.models import OutboxEmail
 from notifications.reply_tokens import reply_address, reply_token_make
-from notifications.services import notify
+from notifications.services import Notice, notify, notify_many
 
 Event = OutboxEmail.Event
 
@@ -42,18 +43,36 @@ def _game_context(game: Game, user: Any) -> dict[str, Any]:
 
 def on_turn(game: Game) -> None:
     """It is someone's turn in an active game (after a move, or a game start)."""
+    notice = _turn_notice(game)
+    if notice is not None:
+        notify(**vars(notice))
+
+
+def on_turns(games: Sequence[Game]) -> None:
+    """``on_turn`` for many games at once (a tournament round's games): one bulk write."""
+    _profiles_load(games)
+    notify_many(notices=[n for n in map(_turn_notice, games) if n is not None])
+
+
+def _turn_notice(game: Game) -> Notice | None:
     if not game.is_active or not game.to_move:
-        return
+        return None
     user = game.player(game.to_move)
     context = _game_context(game, user)
     reply_to = move_reply_context(context, game=game, user=user)
-    notify(
+    return Notice(
         user=user,
         event=Event.YOUR_TURN,
         context=context,
         dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
         reply_to=reply_to,
     )
+
+
+def _profiles_load(games: Sequence[Game]) -> None:
+    """Read the players' profiles (names, preferences) in one query, not one per player."""
+    prefetch_related_objects([user for game in games for user in (game.orange, game.blue)],
+                             "profile")  # fmt: skip
 
 
 def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
@@ -201,23 +220,30 @@ def on_tournament_round_started(
     so calling this twice for the same round sends nothing more.
     """
     round_key = f"{Event.TOURNAMENT_ROUND}:{tournament_name}:{round_number}"
+    _profiles_load(games)
+    notices = []
     for game in games:
         for user in (game.orange, game.blue):
             context = _game_context(game, user)
             context.update(tournament_name=tournament_name, round_number=round_number)
-            notify(
-                user=user,
-                event=Event.TOURNAMENT_ROUND,
-                context=context,
-                dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+            notices.append(
+                Notice(
+                    user=user,
+                    event=Event.TOURNAMENT_ROUND,
+                    context=context,
+                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+                )
             )
     for user in byes:
-        notify(
-            user=user,
-            event=Event.TOURNAMENT_ROUND,
-            context={"tournament_name": tournament_name, "round_number": round_number},
-            dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+        notices.append(
+            Notice(
+                user=user,
+                event=Event.TOURNAMENT_ROUND,
+                context={"tournament_name": tournament_name, "round_number": round_number},
+                dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+            )
         )
+    notify_many(notices=notices)
 
 
 def deadline_reminders_queue(*, now: datetime) -> list[int]:
@@ -254,3 +280,64 @@ def _reminder_due(game: Game, *, now: datetime) -> int | None:
         return None
     due = [h for h in chosen if reading.time_left <= timedelta(hours=h) < bank]
     return min(due, default=None)
+
+
+# --- Tournaments (the tournaments app calls these; notifications never import it) -----------
+
+
+def _tournament_context(tournament: Any) -> dict[str, Any]:
+    return {
+        "tournament_name": tournament.name,
+        "tournament_url": f"{settings.SITE_URL}/tournaments/{tournament.pk}/",
+    }
+
+
+def on_tournament_withdrawn(*, tournament: Any, entry: Any, results_cancelled: bool) -> None:
+    """A player left a running event (by choice or removed by the organiser)."""
+    if entry.player is None:
+        return
+    context = _tournament_context(tournament)
+    context.update(
+        removed=entry.status == "removed", results_cancelled=results_cancelled, entry=entry
+    )
+    notify(
+        user=entry.player,
+        event=Event.TOURNAMENT_WITHDRAWN,
+        context=context,
+        dedupe_key=f"{Event.TOURNAMENT_WITHDRAWN}:{tournament.pk}:{entry.pk}",
+    )
+
+
+def on_tournament_finished(*, tournament: Any, standings: Sequence[Any] = ()) -> None:
+    """The event finished (``standings``: its rows, best first) or was cancelled
+    (``tournament.status_note`` says why): every player still in it hears."""
+    context = _tournament_context(tournament)
+    context.update(
+        cancelled=tournament.status == "cancelled",
+        note=tournament.status_note,
+        standings=list(standings),
+        winner_name=_name(tournament.winner) if tournament.winner_id else "",
+    )
+    for entry in tournament.entries.filter(player__isnull=False).select_related("player"):
+        if entry.status not in ("approved", "active", "withdrawn"):
+            continue
+        notify(
+            user=entry.player,
+            event=Event.TOURNAMENT_FINISHED,
+            context={**context, "entry": entry},
+            dedupe_key=f"{Event.TOURNAMENT_FINISHED}:{tournament.pk}:{entry.player_id}",
+        )
+
+
+def on_tournament_organiser_news(
+    *, tournament: Any, kind: str, key: str, context: dict[str, Any]
+) -> None:
+    """Tell the organiser what needs them or what happened: ``kind`` is ``round_complete``,
+    ``adjudication_needed`` or ``decision_needed``; ``key`` names the occasion (sent once)."""
+    full = {**_tournament_context(tournament), **context, "kind": kind}
+    notify(
+        user=tournament.organiser,
+        event=Event.TOURNAMENT_ORGANISER,
+        context=full,
+        dedupe_key=f"{Event.TOURNAMENT_ORGANISER}:{tournament.pk}:{kind}:{key}"[:200],
+    )

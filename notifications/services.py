@@ -9,7 +9,7 @@ it outside any transaction, and records the outcome.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -39,6 +39,7 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
     Event.CHALLENGE_RECEIVED: "notify_challenge",
     Event.CHALLENGE_ACCEPTED: "notify_challenge",
     Event.TOURNAMENT_ROUND: "notify_challenge",
+    Event.TOURNAMENT_FINISHED: "notify_game_end",
     Event.GAME_FINISHED: "notify_game_end",
     Event.GAME_MESSAGE: "notify_message",
 }
@@ -85,8 +86,47 @@ def notify(
     passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
     given, becomes the email's Reply-To header.
     """
+    _require_event(event)
+    if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+        return None
+    row = _outbox_row(
+        Notice(user=user, event=event, context=context, dedupe_key=dedupe_key, reply_to=reply_to)
+    )
+    if row is None:
+        return None
+    try:
+        with transaction.atomic():  # a savepoint: a lost dedupe race leaves the caller intact
+            row.save(force_insert=True)
+    except IntegrityError:
+        if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+            return None
+        raise
+    if not row.digest:
+        transaction.on_commit(lambda: enqueue_send(row.pk))
+    return row
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One email to queue: what ``notify`` takes, for ``notify_many``."""
+
+    user: AbstractBaseUser
+    event: str
+    context: Mapping[str, Any]
+    dedupe_key: str
+    reply_to: str = ""
+
+
+def _require_event(event: str) -> None:
     if event not in Event.values:
         raise ValueError(f"event {event!r} is not one of {', '.join(Event.values)}")
+
+
+def _outbox_row(notice: Notice) -> OutboxEmail | None:
+    """The unsaved row for ``notice``, rendered in the recipient's time zone; None when the
+    recipient has no address, is suspended, or turned this kind of email off."""
+    user, event = notice.user, notice.event
+    _require_event(event)
     address = getattr(user, "email", "")
     if not address or not user.is_active:
         return None
@@ -94,12 +134,9 @@ def notify(
     preference = PREFERENCE_FOR_EVENT.get(event)
     if preference is not None and not getattr(profile, preference):
         return None
-    if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
-        return None
-
-    game = context.get("game")
+    game = notice.context.get("game")
     full_context = {
-        **context,
+        **notice.context,
         "event": event,
         "recipient": user,
         "recipient_name": profile.name,
@@ -109,29 +146,19 @@ def notify(
     }
     with timezone.override(profile.time_zone):
         subject, body_text, body_html = _render(event, full_context)
-    now = timezone.now()
-    try:
-        with transaction.atomic():  # a savepoint: a lost dedupe race leaves the caller intact
-            row = OutboxEmail.objects.create(
-                recipient=user,
-                to_address=address,
-                reply_to=reply_to,
-                event=event,
-                game=game,
-                subject=subject[:200],
-                body_text=body_text,
-                body_html=body_html,
-                dedupe_key=dedupe_key,
-                digest=profile.email_digest and event in DIGEST_EVENTS,
-                next_attempt_at=now,
-            )
-    except IntegrityError:
-        if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
-            return None
-        raise
-    if not row.digest:
-        transaction.on_commit(lambda: enqueue_send(row.pk))
-    return row
+    return OutboxEmail(
+        recipient=user,
+        to_address=address,
+        reply_to=notice.reply_to,
+        event=event,
+        game=game,
+        subject=subject[:200],
+        body_text=body_text,
+        body_html=body_html,
+        dedupe_key=notice.dedupe_key,
+        digest=profile.email_digest and event in DIGEST_EVENTS,
+        next_attempt_at=timezone.now(),
+    )
 
 
 def enqueue_send(outbox_id: int) -> None:
@@ -142,8 +169,9 @@ def enqueue_send(outbox_id: int) -> None:
     try:
         send_outbox_email.delay(outbox_id)
     except Exception:
-        logger.warning("Could not queue outbox email %s; flush_outbox will retry", outbox_id,
-                       exc_info=True)
+        logger.warning(
+            "Could not queue outbox email %s; flush_outbox will retry", outbox_id, exc_info=True
+        )
 
 
 @dataclass(frozen=True)
@@ -159,13 +187,10 @@ def _claim(outbox_id: int, now: datetime) -> bool:
     claimable = Q(status=OutboxEmail.Status.PENDING) | Q(
         status=OutboxEmail.Status.SENDING, claimed_until__lt=now
     )
-    claimed = (
-        OutboxEmail.objects.filter(claimable, pk=outbox_id, digest=False)
-        .update(
-            status=OutboxEmail.Status.SENDING,
-            claimed_until=now + CLAIM_LEASE,
-            attempts=F("attempts") + 1,
-        )
+    claimed = OutboxEmail.objects.filter(claimable, pk=outbox_id, digest=False).update(
+        status=OutboxEmail.Status.SENDING,
+        claimed_until=now + CLAIM_LEASE,
+        attempts=F("attempts") + 1,
     )
     return claimed == 1
 
@@ -211,8 +236,9 @@ def _record_failure(row: OutboxEmail, exc: Exception, *, now: datetime) -> SendO
         claimed_until=None,
         next_attempt_at=now + delay,
     )
-    logger.warning("Outbox email %s attempt %s failed (%s); retrying in %s",
-                   row.pk, row.attempts, error, delay)
+    logger.warning(
+        "Outbox email %s attempt %s failed (%s); retrying in %s", row.pk, row.attempts, error, delay
+    )
     return SendOutcome("retry", retry_in=delay)
 
 
@@ -271,10 +297,14 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
     user = items[0].recipient
     # A turn that has since been played needs no reminder.
     current = [
-        item for item in items
+        item
+        for item in items
         if item.event != Event.YOUR_TURN
-        or (item.game is not None and item.game.is_active
-            and item.game.player_side(user) == item.game.to_move)
+        or (
+            item.game is not None
+            and item.game.is_active
+            and item.game.player_side(user) == item.game.to_move
+        )
     ]
     if not current:
         return None
@@ -293,3 +323,50 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
         },
         dedupe_key=f"{Event.DAILY_DIGEST}:{user.pk}:{items[-1].pk}",
     )
+
+
+def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
+    """``notify`` for many emails at once (a tournament round starting): the recipients'
+    profiles in one query, the dedupe keys already queued in one, one insert; after the
+    commit a single task hands the rows to the workers, so the caller's request does not
+    publish one broker message per email. Returns the rows queued."""
+    if not notices:
+        return []
+    prefetch_related_objects([n.user for n in notices], "profile")
+    keys = [n.dedupe_key for n in notices]
+    taken = set(
+        OutboxEmail.objects.filter(dedupe_key__in=keys).values_list("dedupe_key", flat=True)
+    )
+    rows = []
+    for notice in notices:
+        if notice.dedupe_key in taken:
+            continue
+        taken.add(notice.dedupe_key)
+        row = _outbox_row(notice)
+        if row is not None:
+            rows.append(row)
+    try:
+        with transaction.atomic():  # a savepoint: a lost dedupe race falls back to one by one
+            rows = OutboxEmail.objects.bulk_create(rows)
+    except IntegrityError:
+        queued = [notify(**vars(notice)) for notice in notices]
+        return [row for row in queued if row is not None]
+    ids = [row.pk for row in rows if not row.digest]
+    if ids:
+        transaction.on_commit(lambda: enqueue_send_many(ids))
+    return rows
+
+
+def enqueue_send_many(outbox_ids: list[int]) -> None:
+    """One broker message that queues a send per row on the worker's side; on a broker
+    outage the rows wait for ``flush_outbox``, as in ``enqueue_send``."""
+    from notifications.tasks import send_outbox_emails
+
+    try:
+        send_outbox_emails.delay(outbox_ids)
+    except Exception:
+        logger.warning(
+            "Could not queue %s outbox emails; flush_outbox will retry",
+            len(outbox_ids),
+            exc_info=True,
+        )

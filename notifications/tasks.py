@@ -21,6 +21,15 @@ def send_outbox_email(self, outbox_id: int) -> str:  # type: ignore[no-untyped-d
 
 
 @shared_task
+def send_outbox_emails(outbox_ids: list[int]) -> int:
+    """Queue one ``send_outbox_email`` per row (a tournament round's emails, queued by the
+    request in one message). Returns how many."""
+    for outbox_id in outbox_ids:
+        services.enqueue_send(outbox_id)
+    return len(outbox_ids)
+
+
+@shared_task
 def flush_outbox() -> int:
     """Beat, every minute: queue again the rows whose message was lost. Returns how many."""
     return len(services.outbox_flush())

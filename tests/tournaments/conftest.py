@@ -1,0 +1,128 @@
+"""Fixtures for the tournaments tests: an organiser, players, and helpers that create an
+event and play its games through the games services."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission, User
+
+from games import services as game_services
+from games.engine import game_state
+from games.models import Game
+from tests.accounts.factories import make_user
+from tournaments import services
+from tournaments.models import Tournament
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
+
+
+def grant(user: User, *codenames: str) -> User:
+    for codename in codenames:
+        user.user_permissions.add(
+            Permission.objects.get(codename=codename, content_type__app_label="tournaments")
+        )
+    return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
+    """``with commit(): ...`` runs the block's on-commit callbacks (the ``game_ended`` hook,
+    outbox sends) at its end, as a real commit would, callbacks queued by callbacks included."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
+def organiser(db) -> User:
+    return grant(make_user("orga"), "organise_tournament")
+
+
+@pytest.fixture
+def players(db) -> list[User]:
+    """Six players: p1 .. p6."""
+    return [make_user(f"p{i}") for i in range(1, 7)]
+
+
+MakeTournament = Callable[..., Tournament]
+
+
+@pytest.fixture
+def make_tournament(organiser) -> MakeTournament:
+    """A tournament open for registration (``open_registration=False`` keeps the draft)."""
+
+    def make(*, open_registration: bool = True, **settings: Any) -> Tournament:
+        settings.setdefault("name", f"Event {Tournament.objects.count() + 1}")
+        tournament = services.tournament_create(organiser=organiser, **settings)
+        if open_registration:
+            services.tournament_registration_open(tournament_id=tournament.pk, actor=organiser)
+        return Tournament.objects.get(pk=tournament.pk)
+
+    return make
+
+
+def register_all(tournament: Tournament, users: list[User], **kwargs: Any) -> None:
+    for user in users:
+        services.tournament_register(tournament_id=tournament.pk, user=user, **kwargs)
+
+
+def play_out(
+    game: Game, *, commit: Callable[[], Any], seed: int = 1, now: datetime | None = None
+) -> Game:
+    """Play ``game`` to its end through ``move_submit``, each side choosing at random; each
+    move commits (so the last one sends ``game_ended``)."""
+    rng = random.Random(seed)
+    game = Game.objects.get(pk=game.pk)
+    while game.is_active:
+        moves = sorted(game_state(game).legal_moves(), key=str)
+        user = game.player(game.to_move)
+        with commit():
+            game = game_services.move_submit(
+                game_id=game.pk,
+                user=user,
+                expected_ply=game.ply,
+                notation=str(rng.choice(moves)),
+                now=now,
+            ).game
+    return game
+
+
+def first_move(game: Game, *, now: datetime | None = None) -> Game:
+    """The player to move plays their first legal move (in text order); at ply 0 that is
+    Orange's first move, after which the game counts as started."""
+    game = Game.objects.get(pk=game.pk)
+    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    return game_services.move_submit(
+        game_id=game.pk,
+        user=game.player(game.to_move),
+        expected_ply=game.ply,
+        notation=move,
+        now=now,
+    ).game
+
+
+def finish(
+    game: Game | None,
+    result: str,
+    *,
+    commit: Callable[[], Any],
+    arbiter: User | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """End ``game`` with ``result`` as players would: Orange moves once, then the loser
+    resigns; a draw is adjudicated by ``arbiter``. Commits, so the hook runs."""
+    assert game is not None
+    game = Game.objects.get(pk=game.pk)
+    with commit():
+        if result == "1/2-1/2":
+            assert arbiter is not None
+            return game_services.game_adjudicate(
+                game_id=game.pk, actor=arbiter, result=result, reason="agreed draw"
+            )
+        if game.ply == 0:
+            game = first_move(game, now=now)
+        loser = game.blue if result == "1-0" else game.orange
+        return game_services.game_resign(game_id=game.pk, user=loser, now=now)

@@ -1,0 +1,264 @@
+"""The tournament pages with the Django test client: lists, an event's page, registering and
+withdrawing, the organiser's create and manage pages, and their refusals."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from moderation.models import AuditEntry
+from tests.accounts.factories import PASSWORD, make_superuser
+from tests.tournaments.conftest import finish, register_all
+from tournaments import services
+from tournaments.models import Entry, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def login(user) -> Client:
+    client = Client()
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def test_the_list_shows_open_running_and_finished_events(make_tournament, organiser, players):
+    open_event = make_tournament(name="Imbolc Open", entry_code="knot")
+    running = make_tournament(name="Beltane RR")
+    register_all(running, players[:3])
+    services.tournament_start(tournament_id=running.pk, actor=organiser)
+    make_tournament(name="Hidden", public=False)
+    make_tournament(name="Draft", open_registration=False)
+    page = Client().get("/tournaments/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert [t.name for t in page.context["open"]] == [open_event.name]
+    assert [t.name for t in page.context["running"]] == ["Beltane RR"]
+    assert "Imbolc Open" in html and ">code</span>" in html
+    assert "Hidden" not in html and "Draft" not in html
+    assert 'href="/tournaments/"' in html  # the header links here
+    assert "Create a tournament" not in html
+    organiser_view = login(organiser).get("/tournaments/").content.decode()
+    assert "Create a tournament" in organiser_view and "Your drafts" in organiser_view
+
+
+def test_an_event_page_register_then_cancel(make_tournament, players):
+    tournament = make_tournament(name="Lúnasa Cup", entry_code="knot", tiebreaks=["sb"])
+    url = f"/tournaments/{tournament.pk}/"
+    anonymous = Client().get(url).content.decode()
+    assert "Lúnasa Cup" in anonymous and "Log in</a> to register" in anonymous
+    assert "Sonneborn-Berger" in anonymous  # the rules list the tie-breaks
+    ann = login(players[0])
+    page = ann.get(url).content.decode()
+    assert 'name="entry_code"' in page and ">Register</button>" in page
+    wrong = ann.post(f"{url}register/", {"entry_code": "loop"}, follow=True)
+    assert any("entry code" in m for m in messages_of(wrong))
+    assert not Entry.objects.filter(tournament=tournament).exists()
+    right = ann.post(f"{url}register/", {"entry_code": "knot"}, follow=True)
+    assert messages_of(right) == ["You are registered in Lúnasa Cup."]
+    assert "Cancel my registration" in right.content.decode()
+    left = ann.post(f"{url}withdraw/", follow=True)
+    assert messages_of(left) == ["Your registration in Lúnasa Cup is cancelled."]
+    assert not Entry.objects.filter(tournament=tournament).exists()
+
+
+def test_a_running_event_shows_rounds_standings_places_and_crosstable(
+    make_tournament, organiser, players, commit
+):
+    tournament = make_tournament(name="Samhain RR", tiebreaks=["de", "sb"])
+    register_all(tournament, players[:4])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    link = tournament.games.order_by("board").select_related("game").first()
+    finish(link.game, "1-0", commit=commit)  # Orange moves, Blue resigns
+    page = Client().get(f"/tournaments/{tournament.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Round 1" in html and "Round 3" in html and "Paired when it starts." in html
+    assert f'href="/games/{link.game.pk}/"' in html and "1-0" in html
+    lines = page.context["lines"]
+    assert [line.points for line in lines][:1] == [1] and len(lines) == 4
+    assert all(line.places.best == 1 for line in lines)
+    assert '<abbr title="Direct encounter">DE</abbr>' in html
+    assert html.count('class="num self"') == 4  # the crosstable's diagonal
+    assert "Download the TRF file" in html
+    # the game page names the event and round
+    game_page = Client().get(f"/games/{link.game.pk}/").content.decode()
+    assert "Samhain RR</a>, round 1, board 1" in game_page
+    assert f'href="/tournaments/{tournament.pk}/"' in game_page
+    # a player may withdraw while it runs
+    player_page = login(players[0]).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Withdraw from the event" in player_page
+
+
+def test_a_private_event_is_not_found_by_outsiders(make_tournament, players):
+    tournament = make_tournament(name="Secret", public=False)
+    assert Client().get(f"/tournaments/{tournament.pk}/").status_code == 404
+    assert login(players[0]).get(f"/tournaments/{tournament.pk}/").status_code == 404
+    assert Client().get("/tournaments/999999/").status_code == 404
+
+
+def test_create_needs_the_permission_and_shows_errors_on_fields(organiser, players):
+    refused = login(players[0]).get("/tournaments/new/", follow=True)
+    assert any("organiser permission" in m for m in messages_of(refused))
+    assert Client().get("/tournaments/new/").status_code == 302  # to the login page
+    client = login(organiser)
+    assert client.get("/tournaments/new/").status_code == 200
+    form = {
+        "name": "Yule Swiss",
+        "format": "round_robin",
+        "cycles": 1,
+        "registration_mode": "open",
+        "min_players": 6,
+        "max_players": 4,
+        "start_mode": "by_organiser",
+        "round_start_mode": "round_by_round",
+        "knockout_extra_pairs": 1,
+        "knockout_decider": "higher_seed",
+        "withdrawal_policy": "half_rule",
+        "tiebreaks": "de, sb, nonsense",
+        "tiebreak_edition": "2026",
+        "min_finished_games": 0,
+        "clock_kind": "per_move",
+        "days_per_move": 4,
+        "bank_days": 10,
+        "increment_days": 2,
+        "max_days": 20,
+        "rated": "on",
+        "public": "on",
+    }
+    bad = client.post("/tournaments/new/", form)
+    assert bad.status_code == 400
+    assert "At least the minimum (6)" in bad.content.decode()
+    assert "Unknown tie-break(s): nonsense" in bad.content.decode()
+    assert not Tournament.objects.exists()
+    good = client.post(
+        "/tournaments/new/", {**form, "max_players": 8, "tiebreaks": "de, sb"}, follow=True
+    )
+    tournament = Tournament.objects.get()
+    assert good.redirect_chain[-1][0] == f"/tournaments/{tournament.pk}/manage/"
+    assert (tournament.name, tournament.tiebreaks, tournament.days_per_move) == (
+        "Yule Swiss",
+        ["de", "sb"],
+        4,
+    )
+    assert tournament.status == Tournament.Status.DRAFT
+
+
+def test_manage_publish_approve_invite_start_and_fix(organiser, players, commit):
+    tournament = services.tournament_create(
+        organiser=organiser, name="Oak Cup", registration_mode="approval"
+    )
+    client = login(organiser)
+    manage = f"/tournaments/{tournament.pk}/manage/"
+    page = client.get(manage).content.decode()
+    assert "Open registration" in page and "Save the settings" in page
+    client.post(f"{manage}open/", {"back": "manage"})
+    register_all(Tournament.objects.get(pk=tournament.pk), players[:3])
+    pending = Entry.objects.filter(tournament=tournament, status="pending")
+    assert pending.count() == 3
+    for entry in pending:
+        done = client.post(f"{manage}entries/{entry.pk}/approve/", {"back": "manage"})
+        assert done.status_code == 302 and done["Location"] == manage
+    invited = client.post(f"{manage}invite/", {"username": players[3].username}, follow=True)
+    assert messages_of(invited)[-1] == f"{players[3].username} is invited."
+    unknown = client.post(f"{manage}invite/", {"username": "nobody"}, follow=True)
+    assert messages_of(unknown) == ["There is no player called 'nobody'."]
+    no_reason = client.post(
+        f"{manage}entries/{Entry.objects.filter(tournament=tournament).first().pk}/remove/",
+        {"reason": ""},
+        follow=True,
+    )
+    assert any("reason is required" in m for m in messages_of(no_reason))
+    with commit():
+        started = client.post(f"{manage}start/", {"back": "manage"}, follow=True)
+    assert messages_of(started) == ["Oak Cup has started: the first games are on."]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    page = started.content.decode()
+    assert "Games and results" in page and "Adjudicate…" in page
+    link = tournament.games.select_related("game").order_by("board").first()
+    fixed = client.post(
+        f"{manage}games/{link.pk}/adjudicate/",
+        {"result": "0-1", "reason": "agreed by both", "back": "manage"},
+        follow=True,
+    )
+    assert messages_of(fixed) == ["Board 1 of round 1: Blue wins."]
+    link.game.refresh_from_db()
+    assert link.game.result == "0-1"
+    assert list(AuditEntry.objects.values_list("reason", flat=True)) == ["agreed by both"]
+
+
+def test_manage_is_for_the_organiser(make_tournament, organiser, players):
+    tournament = make_tournament(name="Ash Cup")
+    refused = login(players[0]).get(f"/tournaments/{tournament.pk}/manage/", follow=True)
+    assert refused.redirect_chain[-1][0] == f"/tournaments/{tournament.pk}/"
+    assert any("Only the organiser" in m for m in messages_of(refused))
+    start = login(players[0]).post(f"/tournaments/{tournament.pk}/manage/start/", follow=True)
+    assert any("Only the organiser" in m for m in messages_of(start))
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.REGISTRATION
+    root = login(make_superuser("root"))
+    assert root.get(f"/tournaments/{tournament.pk}/manage/").status_code == 200
+
+
+def test_manual_pairing_by_seed(make_tournament, organiser, players):
+    tournament = make_tournament(name="Elm RR")
+    register_all(tournament, players[:4])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    client = login(organiser)
+    url = f"/tournaments/{tournament.pk}/manage/pair/"
+    bad = client.post(url, {"pairs": "1 2\nthree", "reason": "x", "back": "manage"}, follow=True)
+    assert any('Line 2 ("three")' in m for m in messages_of(bad))
+    unknown = client.post(url, {"pairs": "1 9\n2 3", "reason": "x"}, follow=True)
+    assert messages_of(unknown) == ["No player has seed 9."]
+    done = client.post(url, {"pairs": "1 4\n2 3", "reason": "a club night"}, follow=True)
+    assert messages_of(done) == ["Round 2 is paired and started."]
+    second = tournament.rounds.get(number=2)
+    assert sorted((g.orange.seed, g.blue.seed) for g in second.games.all()) == [(1, 4), (2, 3)]
+
+
+def test_pages_have_no_inline_scripts_or_styles(make_tournament, organiser, players):
+    tournament = make_tournament(name="Holly RR")
+    register_all(tournament, players[:4])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    client = login(organiser)
+    for url in (
+        "/tournaments/",
+        f"/tournaments/{tournament.pk}/",
+        f"/tournaments/{tournament.pk}/manage/",
+        "/tournaments/new/",
+    ):
+        html = client.get(url).content.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
+        assert " style=" not in html and " onclick=" not in html, url
+
+
+def test_settings_change_before_the_start_only(make_tournament, organiser, players):
+    tournament = make_tournament(name="Rowan Cup")
+    client = login(organiser)
+    url = f"/tournaments/{tournament.pk}/manage/"
+    form = client.get(url).context["form"]
+    data = {
+        name: value
+        for name, value in ((n, form[n].value()) for n in form.fields)
+        if value is not None and value is not False
+    }
+    assert data["name"] == "Rowan Cup"  # the form shows the current settings
+    data["description"] = "Bring a pencil."
+    data["tiebreaks"] = "sb"
+    saved = client.post(url, data, follow=True)
+    assert not saved.context or not saved.context["form"].errors, saved.context["form"].errors
+    assert messages_of(saved) == ["Settings saved."]
+    tournament.refresh_from_db()
+    assert (tournament.description, tournament.tiebreaks) == ("Bring a pencil.", ["sb"])
+    register_all(tournament, players[:2])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    late = client.post(url, {**data, "description": "late"}, follow=True)
+    assert messages_of(late) == ["Rowan Cup has started: its settings can no longer change."]
+    tournament.refresh_from_db()
+    assert tournament.description == "Bring a pencil."
+    assert late.context["form"] is None

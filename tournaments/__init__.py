@@ -1,0 +1,1 @@
+"""Tournaments: round robin, knockout and Swiss events run by correspondence."""

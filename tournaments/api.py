@@ -1,0 +1,533 @@
+"""REST API of tournaments: one view per operation, every answer in the OpenAPI document.
+
+Reading: anyone may see public events; a private one is a 404 to outsiders. Writing needs a
+login. Running an event (settings, entries, rounds, results) needs its organiser holding the
+organiser permission, a superuser, or staff holding the action's own permission
+(``selectors.tournament_can_manage``); the services then apply their own checks and rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from celticsite.api import ErrorSerializer, Pagination
+from celticsite.errors import DomainError
+from tournaments import errors, selectors, services
+from tournaments import serializers as s
+from tournaments.models import Tournament
+from tournaments.trf import TrfError, format_trf, parse_trf
+
+TAGS = ["tournaments"]
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
+    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
+    403: OpenApiResponse(ErrorSerializer, description="You may not do this; see code."),
+    404: OpenApiResponse(ErrorSerializer, description="No such tournament (or not visible)."),
+    409: OpenApiResponse(ErrorSerializer, description="Not in this state of the event."),
+}
+LIST_FILTERS = {
+    "open": selectors.tournament_list_open,
+    "running": selectors.tournament_list_running,
+    "finished": selectors.tournament_list_finished,
+}
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: ERRORS[code] for code in codes}
+
+
+def _valid(serializer_class: type, request: Request, **kwargs: Any) -> Any:
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
+def _visible(request: Request, tournament_id: int) -> Tournament:
+    return selectors.tournament_get_visible(tournament_id=tournament_id, user=request.user)
+
+
+def _managed(
+    request: Request, tournament_id: int, *, permission: str = selectors.ORGANISE
+) -> Tournament:
+    """The tournament, if the user may see it (else 404) and run it (else 403)."""
+    tournament = _visible(request, tournament_id)
+    if not selectors.tournament_can_manage(
+        tournament=tournament, user=request.user, permission=permission
+    ):
+        raise errors.NotOrganiser(
+            f"Only the organiser of {tournament} (holding the organiser permission) or an "
+            "administrator may do this."
+        )
+    return tournament
+
+
+def _detail(request: Request, tournament_id: int) -> dict[str, Any]:
+    tournament = _visible(request, tournament_id)
+    tournament.entry_list = list(selectors.tournament_entries(tournament=tournament))  # type: ignore[attr-defined]
+    tournament.round_list = list(selectors.tournament_rounds(tournament=tournament))  # type: ignore[attr-defined]
+    can_manage = selectors.tournament_can_manage(tournament=tournament, user=request.user)
+    return s.TournamentDetailSerializer(tournament, context={"can_manage": can_manage}).data
+
+
+class LoggedInApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+
+# --- Lists, reading ---------------------------------------------------------------------------
+
+
+class TournamentListCreateApi(APIView):
+    pagination_class = Pagination
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="List tournaments",
+        description="`status=open`: taking registrations now, soonest to close first; "
+        "`running`; `finished`. Without it: every event you may see (your own drafts too).",
+        parameters=[OpenApiParameter("status", str, enum=list(LIST_FILTERS))],
+        responses={200: s.TournamentSummarySerializer(many=True), **_errors(400)},
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status", "")
+        if wanted and wanted not in LIST_FILTERS:
+            raise DomainError(
+                f"status {wanted!r} is not one of {', '.join(LIST_FILTERS)}.",
+                code="invalid_status",
+            )
+        user = request.user
+        rows = LIST_FILTERS[wanted](user=user) if wanted else selectors.tournament_list(user=user)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(s.TournamentSummarySerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament (organisers)",
+        description="Users with the organiser permission. The event starts as a draft: "
+        "publish it with `open-registration`. Bad settings get 400 `invalid_settings` with "
+        "`errors` naming each field.",
+        request=s.TournamentSettingsInputSerializer,
+        responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
+        tags=TAGS,
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.TournamentSettingsInputSerializer, request).service_kwargs()
+        name = data.pop("name", "")
+        tournament = services.tournament_create(organiser=request.user, name=name, **data)
+        return Response(_detail(request, tournament.pk), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "PATCH":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    @extend_schema(
+        operation_id="tournaments_detail",
+        summary="A tournament: rules, entries, rounds with their games",
+        responses={200: s.TournamentDetailSerializer, **_errors(404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(_detail(request, tournament_id))
+
+    @extend_schema(
+        operation_id="tournaments_update",
+        summary="Change settings before the start (organiser)",
+        request=s.TournamentSettingsInputSerializer,
+        responses={200: s.TournamentDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id)
+        data = _valid(s.TournamentSettingsInputSerializer, request, partial=True)
+        services.tournament_update(
+            tournament_id=tournament.pk, actor=request.user, **data.service_kwargs()
+        )
+        return Response(_detail(request, tournament_id))
+
+
+class TournamentStandingsApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_standings",
+        summary="Standings with tie-breaks and the places each player can still reach",
+        description="Rows best first within each section. A knockout ranks by the round a "
+        "player went out in and has no possible places (null).",
+        responses={200: s.StandingsOutputSerializer, **_errors(404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
+        body = {
+            "tiebreaks": list(standings.tiebreaks),
+            "edition": standings.edition,
+            "rows": [standings_row(line) for line in lines],
+        }
+        return Response(s.StandingsOutputSerializer(body).data)
+
+
+def standings_row(line: Any) -> dict[str, Any]:
+    """A standings line as the API shows it (the pages read the same)."""
+    places = line.places
+    return {
+        "section": line.section,
+        "rank": line.rank,
+        "entry_id": line.entry_id,
+        "number": line.number,
+        "name": line.name,
+        "username": line.player.get_username() if line.player is not None else None,
+        "points": s.number(line.points),
+        "tiebreaks": {code: s.number(value) for code, value in line.tiebreaks.items()},
+        "withdrawn": line.withdrawn,
+        "best_place": places.best if places else None,
+        "worst_place": places.worst if places else None,
+        "clinched": bool(places and places.clinched),
+        "eliminated": bool(places and places.eliminated),
+        "places_exact": bool(places and places.exact),
+    }
+
+
+class TournamentCrosstableApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_crosstable",
+        summary="Crosstables, one per section",
+        responses={200: s.CrosstableOutputSerializer(many=True), **_errors(404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        tables = selectors.tournament_crosstables(tournament=tournament)
+        body = [
+            {
+                "section": table.section,
+                "rows": [
+                    {
+                        "number": row.number,
+                        "name": row.name,
+                        "entry_id": row.entry_id,
+                        "cells": row.cells,
+                        "points": s.number(row.points),
+                    }
+                    for row in table.rows
+                ],
+            }
+            for table in tables
+        ]
+        return Response(s.CrosstableOutputSerializer(body, many=True).data)
+
+
+class TournamentTrfExportApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_trf_export",
+        summary="Download the event as a FIDE TRF file",
+        description="Round robin and Swiss events once started; a knockout gets 409.",
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The TRF file."),
+            **_errors(404, 409),
+        },
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _visible(request, tournament_id)
+        text = format_trf(selectors.tournament_trf(tournament=tournament))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.trf"'
+        return response
+
+
+class TournamentTrfImportApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_trf_import",
+        summary="Import a finished event from a TRF file (organisers)",
+        description="A file that does not parse gets 400 `trf_invalid` naming the line.",
+        request=s.TrfImportInputSerializer,
+        responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
+        tags=TAGS,
+    )
+    def post(self, request: Request) -> Response:
+        if not request.user.has_perm(selectors.ORGANISE):
+            raise errors.NotOrganiser(
+                "You need the organiser permission to import tournaments.",
+                code="organiser_permission_required",
+            )
+        data = _valid(s.TrfImportInputSerializer, request).validated_data
+        try:
+            trf = parse_trf(data["trf"])
+        except TrfError as exc:
+            raise errors.InvalidSettings(
+                f"The TRF file is invalid: {exc}", code="trf_invalid"
+            ) from None
+        tournament = services.tournament_import_trf(
+            trf=trf, organiser=request.user, name=data["name"]
+        )
+        return Response(_detail(request, tournament.pk), status=status.HTTP_201_CREATED)
+
+
+# --- Players ----------------------------------------------------------------------------------
+
+
+class TournamentRegisterApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_register",
+        summary="Register (or accept an invitation)",
+        description="Refusals are 403 with the rule as `code`: registration_not_open, "
+        "registration_closed, invitation_required, entry_code_wrong, rating_too_low, "
+        "rating_too_high, too_few_finished_games, too_many_running_games, tournament_full; "
+        "409 already_registered.",
+        request=s.RegisterInputSerializer,
+        responses={201: s.EntryOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        data = _valid(s.RegisterInputSerializer, request).validated_data
+        entry = services.tournament_register(
+            tournament_id=tournament.pk, user=request.user, entry_code=data["entry_code"]
+        )
+        return Response(s.EntryOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentWithdrawApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_withdraw",
+        summary="Leave the event",
+        description="Before the start your registration is cancelled; once running you "
+        "withdraw under the event's withdrawal policy (your running games are resigned).",
+        request=None,
+        responses={200: s.TournamentDetailSerializer, **_errors(401, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        if tournament.status == Tournament.Status.RUNNING:
+            services.entry_withdraw(tournament_id=tournament.pk, user=request.user)
+        else:
+            services.registration_cancel(tournament_id=tournament.pk, user=request.user)
+        return Response(_detail(request, tournament_id))
+
+
+# --- Organisers -------------------------------------------------------------------------------
+
+
+class TournamentOpenRegistrationApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_open_registration",
+        summary="Publish a draft: registration opens (organiser)",
+        request=None,
+        responses={200: s.TournamentDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id)
+        services.tournament_registration_open(tournament_id=tournament.pk, actor=request.user)
+        return Response(_detail(request, tournament_id))
+
+
+class TournamentStartApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_start",
+        summary="Start the event now: seeds, rounds, the first games (organiser)",
+        request=None,
+        responses={200: s.TournamentDetailSerializer, **_errors(401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id)
+        services.tournament_start(tournament_id=tournament.pk, actor=request.user)
+        return Response(_detail(request, tournament_id))
+
+
+class TournamentCancelApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_cancel",
+        summary="Call the event off (organiser); running games are annulled",
+        request=s.ReasonInputSerializer,
+        responses={200: s.TournamentDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id)
+        data = _valid(s.ReasonInputSerializer, request).validated_data
+        services.tournament_cancel(
+            tournament_id=tournament.pk, actor=request.user, reason=data["reason"]
+        )
+        return Response(_detail(request, tournament_id))
+
+
+class TournamentInviteApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_invite",
+        summary="Invite a player (organiser); they accept by registering",
+        request=s.InviteInputSerializer,
+        responses={201: s.EntryOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        username = _valid(s.InviteInputSerializer, request).validated_data["username"]
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            raise errors.EntryNotFound(f"There is no player called {username!r}.", code="no_user")
+        entry = services.entry_invite(tournament_id=tournament.pk, actor=request.user, user=user)
+        return Response(s.EntryOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryApproveApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_entry_approve",
+        summary="Accept a pending entry (organiser)",
+        request=None,
+        responses={200: s.EntryOutputSerializer, **_errors(401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_approve(entry_id=entry_id, actor=request.user)
+        return Response(s.EntryOutputSerializer(entry).data)
+
+
+class EntryDeclineApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_entry_decline",
+        summary="Turn down a pending entry (organiser)",
+        request=None,
+        responses={200: s.EntryOutputSerializer, **_errors(401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
+        entry = services.entry_decline(entry_id=entry_id, actor=request.user)
+        return Response(s.EntryOutputSerializer(entry).data)
+
+
+class EntryRemoveApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_entry_remove",
+        summary="Remove a player, with a reason (organiser)",
+        description="Once running it counts as a withdrawal under the event's policy. "
+        "The reason goes to the audit log.",
+        request=s.ReasonInputSerializer,
+        responses={200: s.EntryOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
+        reason = _valid(s.ReasonInputSerializer, request).validated_data["reason"]
+        entry = services.entry_remove(entry_id=entry_id, actor=request.user, reason=reason)
+        return Response(s.EntryOutputSerializer(entry).data)
+
+
+class RoundPairManuallyApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_pair_manually",
+        summary="Pair the next round by hand and start it (organiser)",
+        description="Round robin and Swiss events of one section. Every active player must "
+        "be paired once (409 manual_pairing_invalid names who is not).",
+        request=s.ManualPairingInputSerializer,
+        responses={201: s.RoundOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        data = _valid(s.ManualPairingInputSerializer, request).validated_data
+        rnd = services.round_pair_manually(
+            tournament_id=tournament.pk,
+            actor=request.user,
+            pairs=[(orange, blue) for orange, blue in data["pairs"]],
+            byes=data["byes"],
+            reason=data["reason"],
+        )
+        shown = selectors.tournament_rounds(tournament=tournament).get(pk=rnd.pk)
+        return Response(s.RoundOutputSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+
+class GameAdjudicateApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_game_adjudicate",
+        summary="Decide a running game (organiser), usually one past its deadline",
+        description="`result` is 1-0, 0-1 or 1/2-1/2; the game ends adjudicated.",
+        request=s.ResultInputSerializer,
+        responses={200: s.TournamentGameOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
+        selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
+        data = _valid(s.ResultInputSerializer, request).validated_data
+        link = services.tournament_game_adjudicate(
+            tournament_game_id=tournament_game_id,
+            actor=request.user,
+            result=data["result"],
+            reason=data["reason"],
+        )
+        return Response(s.TournamentGameOutputSerializer(link).data)
+
+
+class GameResultFixApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_game_fix_result",
+        summary="Set how a pairing counts in the event (organiser)",
+        description="Any result (a forfeit, a cancellation …) whatever the game says; "
+        "also after the event finished (the final standings are stored again).",
+        request=s.ResultInputSerializer,
+        responses={200: s.TournamentGameOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
+        selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
+        data = _valid(s.ResultInputSerializer, request).validated_data
+        link = services.tournament_result_fix(
+            tournament_game_id=tournament_game_id,
+            actor=request.user,
+            result=data["result"],
+            reason=data["reason"],
+        )
+        return Response(s.TournamentGameOutputSerializer(link).data)
+
+
+class MatchDecideApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_match_decide",
+        summary="Decide a tied knockout match (organiser)",
+        request=s.MatchDecideInputSerializer,
+        responses={200: s.MatchOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
+        selectors.tournament_match_in(tournament=tournament, match_id=match_id)
+        data = _valid(s.MatchDecideInputSerializer, request).validated_data
+        match = services.knockout_match_decide(
+            match_id=match_id,
+            actor=request.user,
+            winner_entry_id=data["winner_entry_id"],
+            reason=data["reason"],
+        )
+        return Response(s.MatchOutputSerializer(match).data)

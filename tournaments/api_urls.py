@@ -1,0 +1,43 @@
+"""The tournaments API, included by the project at /api/v1/tournaments/."""
+
+from django.urls import path
+
+from tournaments import api
+
+app_name = "tournaments-api"
+
+T = "<int:tournament_id>/"
+
+urlpatterns = [
+    path("", api.TournamentListCreateApi.as_view(), name="list"),
+    path("import-trf/", api.TournamentTrfImportApi.as_view(), name="trf-import"),
+    path(T, api.TournamentDetailApi.as_view(), name="detail"),
+    path(T + "standings/", api.TournamentStandingsApi.as_view(), name="standings"),
+    path(T + "crosstable/", api.TournamentCrosstableApi.as_view(), name="crosstable"),
+    path(T + "trf/", api.TournamentTrfExportApi.as_view(), name="trf"),
+    path(T + "register/", api.TournamentRegisterApi.as_view(), name="register"),
+    path(T + "withdraw/", api.TournamentWithdrawApi.as_view(), name="withdraw"),
+    path(
+        T + "open-registration/",
+        api.TournamentOpenRegistrationApi.as_view(),
+        name="open-registration",
+    ),
+    path(T + "start/", api.TournamentStartApi.as_view(), name="start"),
+    path(T + "cancel/", api.TournamentCancelApi.as_view(), name="cancel"),
+    path(T + "invite/", api.TournamentInviteApi.as_view(), name="invite"),
+    path(T + "entries/<int:entry_id>/approve/", api.EntryApproveApi.as_view(), name="approve"),
+    path(T + "entries/<int:entry_id>/decline/", api.EntryDeclineApi.as_view(), name="decline"),
+    path(T + "entries/<int:entry_id>/remove/", api.EntryRemoveApi.as_view(), name="remove"),
+    path(T + "pairings/", api.RoundPairManuallyApi.as_view(), name="pair"),
+    path(
+        T + "games/<int:tournament_game_id>/adjudicate/",
+        api.GameAdjudicateApi.as_view(),
+        name="adjudicate",
+    ),
+    path(
+        T + "games/<int:tournament_game_id>/fix-result/",
+        api.GameResultFixApi.as_view(),
+        name="fix-result",
+    ),
+    path(T + "matches/<int:match_id>/decide/", api.MatchDecideApi.as_view(), name="decide"),
+]

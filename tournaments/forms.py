@@ -1,0 +1,142 @@
+"""Forms of the tournament pages. They check shape; the services check the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.forms.models import fields_for_model
+
+from games.clock import TimeControl
+from games.forms import ChallengeForm
+from tournaments.models import Tournament, TournamentGame
+from tournaments.services import SETTING_FIELDS
+from tournaments.standings import TIEBREAKS
+
+DATE_FIELDS = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
+TIME_CONTROL_FIELDS = (
+    "clock_kind",
+    "days_per_move",
+    "bank_days",
+    "increment_days",
+    "max_days",
+    "weekends_off",
+    "vacation_allowed",
+)
+DATE_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class TiebreaksField(forms.CharField):
+    """Tie-break codes separated by commas or spaces, e.g. "de, sb, win"."""
+
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
+        text = super().to_python(value)
+        return [code.lower() for code in text.replace(",", " ").split()]
+
+    def prepare_value(self, value: Any) -> Any:
+        return ", ".join(value) if isinstance(value, list) else value
+
+
+class TournamentForm(forms.Form):
+    """Every setting of ``services.SETTING_FIELDS`` and the time control of the games."""
+
+    tiebreaks = TiebreaksField(
+        required=False,
+        label="Tie-breaks",
+        help_text=f"In order, separated by commas. Known: {', '.join(TIEBREAKS)}.",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        if tournament is not None:
+            kwargs.setdefault("initial", initial_settings(tournament))
+        super().__init__(*args, **kwargs)
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned settings as ``tournament_create``/``tournament_update`` take them."""
+        data = {name: self.cleaned_data[name] for name in SETTING_FIELDS}
+        data["time_control"] = self.time_control()
+        return data
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            try:
+                self.time_control()
+            except ValueError as exc:
+                raise forms.ValidationError(str(exc).split("; ")) from None
+        return data
+
+    def time_control(self) -> TimeControl:
+        # The same time control fields as a challenge, read the same way.
+        return ChallengeForm.time_control(self)  # type: ignore[arg-type]
+
+
+TournamentForm.base_fields.update(
+    fields_for_model(
+        Tournament,
+        fields=[f for f in SETTING_FIELDS if f != "tiebreaks"],
+        widgets={name: DATE_INPUT for name in DATE_FIELDS},
+    )
+)
+TournamentForm.base_fields["name"].validators = []  # the service checks it with the others
+for _name in TIME_CONTROL_FIELDS:
+    TournamentForm.base_fields[_name] = ChallengeForm.base_fields[_name]
+
+
+def initial_settings(tournament: Tournament) -> dict[str, Any]:
+    values = {name: getattr(tournament, name) for name in SETTING_FIELDS}
+    values.update({name: getattr(tournament, name) for name in TIME_CONTROL_FIELDS})
+    return values
+
+
+class RegisterForm(forms.Form):
+    entry_code = forms.CharField(max_length=50, required=False, label="Entry code")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=2000, label="Reason", help_text="Shown to the players and kept in the log."
+    )
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+
+
+class ResultForm(ReasonForm):
+    result = forms.ChoiceField(
+        choices=[(value, label) for value, label in TournamentGame.Result.choices if value],
+        label="Result",
+    )
+
+
+class ManualPairingForm(ReasonForm):
+    """The next round as lines of seed numbers: "1 4" (1 has Orange against 4), "bye 5"."""
+
+    pairs = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
+        label="Pairings",
+        help_text='One game per line, Orange\'s seed first: "1 4". A bye: "bye 5".',
+    )
+
+    def clean_pairs(self) -> tuple[list[tuple[int, int]], list[int]]:
+        pairs: list[tuple[int, int]] = []
+        byes: list[int] = []
+        for number, line in enumerate(self.cleaned_data["pairs"].splitlines(), start=1):
+            words = line.replace("-", " ").split()
+            if not words:
+                continue
+            try:
+                if words[0].lower() == "bye" and len(words) == 2:
+                    byes.append(int(words[1]))
+                elif len(words) == 2:
+                    pairs.append((int(words[0]), int(words[1])))
+                else:
+                    raise ValueError
+            except ValueError:
+                raise forms.ValidationError(
+                    f'Line {number} ("{line.strip()}") is not "orange blue" or "bye seed".'
+                ) from None
+        if not pairs and not byes:
+            raise forms.ValidationError("Give at least one pairing.")
+        return pairs, byes

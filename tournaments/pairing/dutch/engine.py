@@ -1,0 +1,463 @@
+"""The bracket-by-bracket procedure of the Dutch system (C.04.3 article 2 and 3).
+
+Brackets are paired from the top score down (2.1). For each bracket a maximum-weight matching
+over every player still unpaired decides, in turn: which moved-down players are paired and
+with whom (2.3.1, heterogeneous brackets), which residents swap between S1 and S2 (2.4.2,
+exchanges, fewest and with the smallest BSN differences), and each S1 player's opponent in S2
+order (2.4.1, transpositions). Each decision is fixed by nudging the low bits of the weights
+and solving again, so the pairing never breaks a higher criterion to satisfy a lower one, and
+the players below the bracket always stay pairable (C4, completion).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from tournaments.pairing.base import PairingError
+from tournaments.pairing.dutch.matching import MatchingGraph
+from tournaments.pairing.dutch.state import PlayerState
+from tournaments.pairing.dutch.weights import ByeInfo, Floats, Layout, edge_weight
+
+Compatible = Callable[[PlayerState, PlayerState], bool]
+
+
+class DutchPairer:
+    """One round's pairing. ``players`` are sorted by pairing score, then rank (1.2)."""
+
+    def __init__(
+        self,
+        players: Sequence[PlayerState],
+        *,
+        compatible: Compatible,
+        floats: Floats,
+        played_rounds: int,
+    ) -> None:
+        self.players = list(players)
+        self.compatible = compatible
+        self.floats = floats
+        self.layout = _layout(self.players, played_rounds)
+        self.graph = MatchingGraph(len(self.players))
+        self.bye = ByeInfo()
+        self.partner: dict[int, int] = {}  # finalised pairs by vertex
+
+    # --- weights -------------------------------------------------------------------------
+    def weight(self, high: int, low: int, *, in_current: bool, in_next: bool) -> int:
+        a, b = self.players[high], self.players[low]
+        if not self.compatible(a, b):
+            return 0
+        return edge_weight(
+            a,
+            b,
+            in_current=in_current,
+            in_next=in_next,
+            bye=self.bye,
+            layout=self.layout,
+            floats=self.floats,
+        )
+
+    def score(self, vertex: int) -> Fraction:
+        return self.players[vertex].pairing_score()
+
+    # --- the round -----------------------------------------------------------------------
+    def pair(self) -> tuple[list[tuple[int, int]], int | None]:
+        """Pairs of vertices and the vertex of the bye (if any)."""
+        if not self.players:
+            raise PairingError("There is no player to pair.")
+        self._settle_bye()
+        self._pair_brackets()
+        pairs = sorted({(min(a, b), max(a, b)) for a, b in self.partner.items()})
+        unpaired = [v for v in range(len(self.players)) if v not in self.partner]
+        if len(unpaired) > 1:
+            raise PairingError("The round could not be completed.")
+        return pairs, (unpaired[0] if unpaired else None)
+
+    def _settle_bye(self) -> None:
+        """A first matching: is any legal pairing possible, and what score takes the bye?"""
+        n = len(self.players)
+        odd = n % 2 == 1
+        for low in range(n):
+            for high in range(low):
+                if odd:
+                    self.graph.set(high, low, self._bye_weight(high, low))
+                else:
+                    self.graph.set(
+                        high, low, self.weight(high, low, in_current=False, in_next=False)
+                    )
+        mate = self.graph.solve()
+        unmatched = [v for v in range(n) if mate[v] == v]
+        if len(unmatched) > 1 or (unmatched and not self.players[unmatched[0]].bye_eligible):
+            raise PairingError(
+                "No pairing satisfies the absolute criteria: players would meet twice, "
+                "break an absolute colour preference, or the bye would go to a player "
+                "who may not receive it."
+            )
+        if not odd:
+            return
+        self.bye = _bye_info(self.players, mate, unmatched[0])
+        for low in range(n):
+            for high in range(low):
+                self.graph.set(high, low, self.weight(high, low, in_current=False, in_next=False))
+
+    def _bye_weight(self, high: int, low: int) -> int:
+        a, b = self.players[high], self.players[low]
+        if not self.compatible(a, b):
+            return 0
+        layout = self.layout
+        weight = 1 + (not a.bye_eligible) + (not b.bye_eligible)
+        weight = (weight << layout.score_bits) + (
+            layout.shifts[self.score(low)] + layout.shifts[self.score(high)]
+        )
+        top = self.score(0)
+        return (weight << layout.size_bits) + int(self.score(low) >= top)
+
+    def _pair_brackets(self) -> None:
+        n = len(self.players)
+        top = self.score(0)
+        members = [v for v in range(n) if self.score(v) >= top]  # MDPs, residents, next group
+        next_start = len(members)
+        moved_down = 0  # MDPs at the front of members
+        group_start_vertex = 0
+        while len(members) > 1 or next_start < n:
+            bracket_end = len(members)
+            next_group_vertex = group_start_vertex + (bracket_end - moved_down)
+            if next_start < n:
+                group_score = self.score(next_start)
+                while next_start < n and self.score(next_start) >= group_score:
+                    members.append(next_start)
+                    next_start += 1
+            bracket = _Bracket(
+                self, members, moved_down, bracket_end, group_start_vertex, next_group_vertex
+            )
+            bracket.pair()
+            self._next_bye_flag(members, bracket)
+            leftover = [v for v in members if v not in self.partner]
+            moved_down = sum(
+                1 for i, v in enumerate(members) if i < bracket_end and v not in self.partner
+            )
+            if leftover == members and bracket_end == len(members):
+                raise PairingError("The last bracket could not be paired.")
+            members = leftover
+            group_start_vertex = next_group_vertex
+
+    def _next_bye_flag(self, members: list[int], bracket: _Bracket) -> None:
+        """Whether C9 (fewest unplayed games for the PAB assignee) applies to the next
+        bracket: the bye's score reaches it and nobody from it floats further down."""
+        n = len(self.players)
+        if n % 2 == 0 or bracket.end == len(members):
+            flag = False
+        else:
+            next_score = self.score(members[bracket.end])
+            flag = self.bye.score >= next_score
+            for i, v in enumerate(members):
+                if i < bracket.end and v in self.partner:
+                    continue
+                if flag and self.score(bracket.mate[v]) < next_score:
+                    flag = False
+        self.bye = ByeInfo(self.bye.score, flag, self.bye.unplayed_ranks)
+
+
+class _Bracket:
+    """One pairing bracket: ``members[:moved_down]`` are MDPs, ``members[moved_down:end]``
+    the residents (vertices ``first_vertex`` to ``next_vertex - 1``), the rest the next
+    score group, there only to keep the round completable."""
+
+    def __init__(
+        self,
+        pairer: DutchPairer,
+        members: list[int],
+        moved_down: int,
+        end: int,
+        first_vertex: int,
+        next_vertex: int,
+    ) -> None:
+        self.p = pairer
+        self.graph = pairer.graph
+        self.members = members
+        self.moved_down = moved_down
+        self.end = end
+        self.first_vertex = first_vertex
+        self.next_vertex = next_vertex
+        self.base: dict[tuple[int, int], int] = {}  # (low index, high index) -> weight
+        self.mate: list[int] = []
+        self.done: set[int] = set(pairer.partner)
+
+    def pair(self) -> None:
+        self._set_base_weights()
+        if self.moved_down == 0 and self._pair_in_one_solve():
+            return
+        self.solve()
+        self._choose_moved_down()
+        self._pair_moved_down()
+        self._pair_remainder()
+
+    def solve(self) -> None:
+        self.mate = self.graph.solve()
+
+    def set(self, i: int, j: int, weight: int) -> None:
+        self.graph.set(self.members[i], self.members[j], weight)
+
+    def _set_base_weights(self) -> None:
+        for low in range(self.moved_down, len(self.members)):
+            for high in range(low):
+                weight = self.p.weight(
+                    self.members[high],
+                    self.members[low],
+                    in_current=low < self.end,
+                    in_next=low >= self.end,
+                )
+                self.base[low, high] = weight
+                self.set(low, high, weight)
+
+    def in_bracket(self, vertex: int) -> bool:
+        return self.first_vertex <= vertex < self.next_vertex
+
+    def finalise(self, a: int, b: int) -> None:
+        self.graph.fix(a, b)
+        self.p.partner[a] = b
+        self.p.partner[b] = a
+        self.done.update((a, b))
+
+    # --- heterogeneous part: 2.3.1 --------------------------------------------------------
+    def _choose_moved_down(self) -> None:
+        """Which MDPs are paired in this bracket: highest scores first, then by rank."""
+        score = self.p.score
+        left = matched_left = 0
+        group_score = Fraction(-1)
+        self.chosen: set[int] = set()
+        for i in range(self.moved_down):
+            v = self.members[i]
+            if i == 0 or score(v) < group_score:
+                group_score = score(v)
+                same = [u for u in self.members[i : self.moved_down] if score(u) >= group_score]
+                left = len(same)
+                matched_left = sum(1 for u in same if self.in_bracket(self.mate[u]))
+            if not matched_left:
+                continue
+            if left <= matched_left:
+                self.chosen.add(v)
+                continue
+            left -= 1
+            if not self.in_bracket(self.mate[v]):
+                for j in range(self.moved_down, self.end):
+                    weight = self.base[j, i]
+                    if weight:
+                        self.set(i, j, weight | 1)
+                self.solve()
+            if self.in_bracket(self.mate[v]):
+                self.chosen.add(v)
+                matched_left -= 1
+                for j in range(self.moved_down, self.end):
+                    weight = self.base[j, i]
+                    if weight:
+                        self.set(i, j, (weight | (self.end - self.moved_down)) + 1)
+
+    def _pair_moved_down(self) -> None:
+        """Each chosen MDP, in order, meets the highest resident the criteria allow: one
+        solve whose tie-break ranks the first MDP's choice above the second's, and so on."""
+        choices = []
+        for i in range(self.moved_down):
+            if self.members[i] not in self.chosen:
+                continue
+            options = {}
+            bonus = len(self.members)
+            for j in range(self.end - 1, self.moved_down - 1, -1):
+                if self.members[j] not in self.done and self.base[j, i]:
+                    options[j] = bonus
+                    bonus += 1
+            choices.append((i, options))
+        self._choose_in_order(choices)
+
+    def _choose_in_order(self, choices: list[tuple[int, dict[int, int]]]) -> None:
+        """Pair each member ``i`` with one of its ``options`` (member -> preference), the
+        earlier members' preferences outranking the later ones'; then fix those pairs."""
+        if not choices:
+            return
+        self.mate = self.graph.solve(*self._bonus(choices))
+        for i, _ in choices:
+            v = self.members[i]
+            self.finalise(v, self.mate[v])
+
+    def _bonus(
+        self, choices: list[tuple[int, dict[int, int]]]
+    ) -> tuple[dict[tuple[int, int], int], int]:
+        """Tie-break fields, the first member's the most significant, and their total width."""
+        width = max((max(o.values(), default=0) for _, o in choices), default=0).bit_length()
+        bonus: dict[tuple[int, int], int] = {}
+        for rank, (i, options) in enumerate(choices):
+            shift = width * (len(choices) - 1 - rank)
+            for j, preference in options.items():
+                a, b = sorted((self.members[i], self.members[j]))
+                bonus[a, b] = preference << shift
+        return bonus, width * len(choices)
+
+    # --- homogeneous part / remainder: 2.4 ------------------------------------------------
+    def _pair_remainder(self) -> None:
+        mate = self.mate
+        self.rest = [
+            j
+            for j in range(self.moved_down, self.end)
+            if mate[self.members[j]] >= self.first_vertex
+        ]
+        self.pairs = sum(1 for j in self.rest if mate[self.members[j]] < self.members[j])
+        for pos_o, o in enumerate(self.rest):
+            for pos_p, p in enumerate(self.rest[:pos_o]):
+                self.set(p, o, self._ordered(p, o, pos_p))
+        self.solve()
+        s1 = self.rest[: self.pairs]
+        exchanges = sum(1 for j in s1 if not self._leads(j))
+        self._exchange_from_s1(exchanges)
+        self._exchange_from_s2(exchanges)
+        self._fix_exchanges()
+        self._pair_s1()
+
+    def _pair_in_one_solve(self) -> bool:
+        """The common case, no MDPs and no exchange: one solve with the remainder's order
+        and the S1 choices together. It stands only if the bracket indeed pairs half its
+        players with no exchange; otherwise the weights are put back and the full procedure
+        runs (the result is the same either way)."""
+        self.rest = list(range(self.moved_down, self.end))
+        self.pairs = len(self.rest) // 2
+        for pos_o, o in enumerate(self.rest):
+            for pos_p, p in enumerate(self.rest[:pos_o]):
+                self.set(p, o, self._ordered(p, o, pos_p))
+        choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
+        self.mate = self.graph.solve(*self._bonus(choices))
+        paired = sum(
+            1
+            for j in self.rest
+            if self.in_bracket(self.mate[self.members[j]])
+            and self.mate[self.members[j]] < self.members[j]
+        )
+        if paired == self.pairs and all(self._leads(j) for j in self.rest[: self.pairs]):
+            for j, _ in choices:
+                v = self.members[j]
+                self.finalise(v, self.mate[v])
+            return True
+        for pos_o, o in enumerate(self.rest):
+            for p in self.rest[:pos_o]:
+                self.set(p, o, self.base[o, p])
+        return False
+
+    def _ordered(self, p: int, o: int, pos_p: int) -> int:
+        """The base weight plus the preference for few exchanges, small BSN differences."""
+        weight = self.base[o, p]
+        if not weight:
+            return 0
+        s_bits = self.p.layout.size_bits
+        return weight + ((int(pos_p < self.pairs) << (2 * s_bits)) - pos_p) * 2
+
+    def _leads(self, j: int) -> bool:
+        """Member ``j`` is paired with a lower member of this bracket (acts as S1)."""
+        v = self.members[j]
+        return self.mate[v] > v and self.mate[v] < self.next_vertex
+
+    def _exchange_from_s1(self, exchanges: int) -> None:
+        """Move the lowest possible S1 players to S2 (2.4.2, exchange order)."""
+        remaining = exchanges
+        pos = self.pairs
+        while pos > 0 and remaining:
+            pos -= 1
+            j = self.rest[pos]
+            later = self.rest[pos + 1 :]
+            if self._leads(j):
+                for o in later:
+                    weight = self._ordered(j, o, pos)
+                    if weight:
+                        self.set(j, o, weight - 1)
+                self.solve()
+            exchange = not self._leads(j)
+            remaining -= exchange
+            for o in later:
+                if exchange:
+                    self.base[o, j] = 0
+                self.set(j, o, self._ordered(j, o, pos))
+
+    def _exchange_from_s2(self, exchanges: int) -> None:
+        """Move the highest possible S2 players to S1 (2.4.2, exchange order)."""
+        remaining = exchanges
+        for pos in range(self.pairs, len(self.rest)):
+            if remaining <= 1:
+                break
+            j = self.rest[pos]
+            later = self.rest[pos + 1 :]
+            already = self._leads(j)
+            if not already:
+                for o in later:
+                    weight = self._ordered(j, o, pos)
+                    if weight:
+                        self.set(j, o, weight + 1)
+                self.solve()
+            if self._leads(j):
+                remaining -= 1
+                for o in self.rest[:pos]:
+                    self.base[j, o] = 0
+                    self.set(j, o, 0)
+                for o in range(self.end, len(self.members)):
+                    self.base[o, j] = 0
+                    self.set(j, o, 0)
+            if not already:
+                for o in later:
+                    self.set(j, o, self._ordered(j, o, pos))
+
+    def _fix_exchanges(self) -> None:
+        """From now on an S1 player may only meet a later S2 player."""
+        for pos, j in enumerate(self.rest):
+            for o in self.rest[pos + 1 :]:
+                if not self._leads(j) or self._leads(o):
+                    self.base[o, j] = 0
+                self.set(j, o, self.base[o, j])
+
+    def _pair_s1(self) -> None:
+        """Each S1 player in order meets the first S2 player the criteria allow (2.4.1)."""
+        choices = [(j, self._s2_options(j)) for j in self.rest if self._leads(j)]
+        self._choose_in_order(choices)
+
+    def _s2_options(self, j: int) -> dict[int, int]:
+        """The later remainder players ``j`` may meet, the higher ranked preferred."""
+        options = {}
+        bonus = 0
+        for o in reversed(self.rest):
+            if o <= j or self.members[o] in self.done:
+                continue
+            if self.base[o, j]:
+                options[o] = bonus
+            bonus += 1
+        return options
+
+
+def _layout(players: Sequence[PlayerState], played_rounds: int) -> Layout:
+    shifts: dict[Fraction, int] = {}
+    sizes: dict[Fraction, int] = {}
+    for player in players:
+        score = player.pairing_score()
+        sizes[score] = sizes.get(score, 0) + 1
+    total = 0
+    for score in sorted(sizes):
+        shifts[score] = total
+        total += sizes[score].bit_length()
+    biggest = max(sizes.values(), default=0)
+    return Layout(
+        size_bits=biggest.bit_length(), score_bits=total, shifts=shifts, played_rounds=played_rounds
+    )
+
+
+def _bye_info(players: Sequence[PlayerState], mate: Sequence[int], unmatched: int) -> ByeInfo:
+    score = players[unmatched].pairing_score()
+    top = players[0].pairing_score()
+    single = score >= top
+    if single:
+        for v, player in enumerate(players):
+            if player.pairing_score() < top:
+                break
+            if players[mate[v]].pairing_score() < top:
+                single = False
+                break
+    counts = sorted((p.played_games for p in players if p.pairing_score() == score), reverse=True)
+    ranks: dict[int, int] = {}
+    for rank, count in enumerate(counts):
+        ranks[count] = rank
+    return ByeInfo(score=score, single_downfloater_is_assignee=single, unplayed_ranks=ranks)
+
+
+__all__ = ["Compatible", "DutchPairer"]

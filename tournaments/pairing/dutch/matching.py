@@ -1,0 +1,62 @@
+"""Maximum-weight matching over the players still to be paired.
+
+The Dutch engine states every criterion as a part of an integer edge weight, so one optimum
+of the weighted matching is a pairing that best satisfies the criteria in their order of
+priority. Weights are exact Python integers, so no criterion is lost to rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import networkx as nx
+
+
+class MatchingGraph:
+    """A complete graph of vertices 0..n-1 whose edge weights change between solves.
+
+    A weight of 0 means the two players may not meet. Pairs fixed with :meth:`fix` leave the
+    graph: a fixed pair is matched in every optimum, so solving without them is the same.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._weights: dict[tuple[int, int], int] = {}
+        self._fixed: dict[int, int] = {}
+
+    def set(self, a: int, b: int, weight: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        if weight:
+            self._weights[key] = weight
+        else:
+            self._weights.pop(key, None)
+
+    def get(self, a: int, b: int) -> int:
+        return self._weights.get((a, b) if a < b else (b, a), 0)
+
+    def fix(self, a: int, b: int) -> None:
+        """Pair ``a`` with ``b`` for good."""
+        self._fixed[a] = b
+        self._fixed[b] = a
+
+    def solve(self, bonus: Mapping[tuple[int, int], int] | None = None, bits: int = 0) -> list[int]:
+        """The partner of each vertex in a maximum-weight matching (itself if unmatched).
+
+        With ``bonus`` (keyed by ``(smaller, larger)`` vertex), every weight is first shifted
+        left by ``bits`` and the bonus added: a tie-break below everything the weights say.
+        """
+        bonus = bonus or {}
+        graph: nx.Graph[int] = nx.Graph()
+        graph.add_nodes_from(v for v in range(self.size) if v not in self._fixed)
+        graph.add_weighted_edges_from(
+            (a, b, (w << bits) + bonus.get((a, b), 0))
+            for (a, b), w in self._weights.items()
+            if a not in self._fixed and b not in self._fixed
+        )
+        mate = list(range(self.size))
+        for a, b in nx.max_weight_matching(graph):
+            mate[a] = b
+            mate[b] = a
+        for a, b in self._fixed.items():
+            mate[a] = b
+        return mate

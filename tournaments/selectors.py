@@ -1,0 +1,545 @@
+"""Tournament reads: lists, entries, rounds, standings, crosstables, possible places.
+
+Standings and places are computed by the pure functions of ``tournaments.standings`` from
+the records ``tournaments.records`` builds, never stored while an event runs (the final
+rank and points are stored on each entry when it finishes).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from accounts.selectors import profile_get
+from games.models import Game
+from rankings.models import PlayerRating
+from tournaments import errors
+from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.pairing.round_robin import round_robin_round
+from tournaments.records import OUTCOMES, SectionField, section_fields
+from tournaments.standings import (
+    TIEBREAKS,
+    Outcome,
+    PlaceRange,
+    PointSystem,
+    TiebreakValue,
+    compute_standings,
+    possible_places,
+)
+from tournaments.trf import TrfTournament
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+# --- Players (the registration rules read these) -----------------------------------------------
+
+
+def player_name(*, user: AbstractBaseUser) -> str:
+    """The name a player shows: their display name, else the username."""
+    return profile_get(user=user).name
+
+
+def player_rating(*, user: AbstractBaseUser) -> int:
+    """The player's Elo rating, rounded; the starting rating if they have none yet."""
+    elo = PlayerRating.objects.filter(player__user=user).values_list("elo", flat=True).first()
+    return round(elo if elo is not None else settings.RATING_ELO_START)
+
+
+def player_ratings(*, users: list[Any]) -> dict[int, int]:
+    """Elo ratings (rounded) by user id, for the players that have one (one query)."""
+    rows = PlayerRating.objects.filter(player__user__in=users).values_list("player__user_id", "elo")
+    return {user_id: round(elo) for user_id, elo in rows}
+
+
+def _games_of(user: AbstractBaseUser) -> QuerySet[Game]:
+    return Game.objects.filter(Q(orange=user) | Q(blue=user))
+
+
+def player_finished_game_count(*, user: AbstractBaseUser) -> int:
+    return _games_of(user).filter(status=Game.Status.FINISHED).count()
+
+
+def player_running_game_count(*, user: AbstractBaseUser) -> int:
+    return _games_of(user).filter(status=Game.Status.ACTIVE).count()
+
+
+def tiebreak_codes_unknown(*, codes: list[str]) -> list[str]:
+    """The codes in ``codes`` that ``tournaments.standings`` does not know."""
+    return [code for code in codes if code not in TIEBREAKS]
+
+
+# --- Lists ------------------------------------------------------------------------------------
+
+
+def _visible(user: AnyUser | None) -> Q:
+    """Public events, and private ones the user organises or plays in."""
+    if user is None or not user.is_authenticated:
+        return Q(public=True)
+    return Q(public=True) | Q(organiser=user) | Q(entries__player=user)
+
+
+def tournament_list(
+    *, user: AnyUser | None = None, status: str | None = None
+) -> QuerySet[Tournament]:
+    """Tournaments ``user`` may see (drafts only their organiser's), newest first."""
+    rows = Tournament.objects.filter(_visible(user)).select_related("organiser", "winner")
+    if user is None or not user.is_authenticated:
+        rows = rows.exclude(status=Tournament.Status.DRAFT)
+    else:
+        rows = rows.exclude(~Q(organiser=user), status=Tournament.Status.DRAFT)
+    if status is not None:
+        rows = rows.filter(status=status)
+    return rows.distinct()
+
+
+def tournament_list_open(
+    *, user: AnyUser | None = None, now: datetime | None = None
+) -> QuerySet[Tournament]:
+    """Events taking registrations now, the soonest to close first."""
+    now = now or timezone.now()
+    return (
+        tournament_list(user=user, status=Tournament.Status.REGISTRATION)
+        .filter(Q(registration_closes_at__isnull=True) | Q(registration_closes_at__gt=now))
+        .order_by(
+            F("registration_closes_at").asc(nulls_last=True),
+            F("starts_at").asc(nulls_last=True),
+            "pk",
+        )
+    )
+
+
+def tournament_list_running(*, user: AnyUser | None = None) -> QuerySet[Tournament]:
+    return tournament_list(user=user, status=Tournament.Status.RUNNING).order_by("-started_at")
+
+
+def tournament_list_finished(*, user: AnyUser | None = None) -> QuerySet[Tournament]:
+    return tournament_list(user=user, status=Tournament.Status.FINISHED).order_by("-finished_at")
+
+
+def tournament_get_visible(*, tournament_id: int, user: AnyUser | None = None) -> Tournament:
+    """The tournament if ``user`` may see it, else ``TournamentNotFound``."""
+    tournament = tournament_list(user=user).filter(pk=tournament_id).first()
+    if tournament is None:
+        raise errors.TournamentNotFound(f"There is no tournament #{tournament_id}.")
+    return tournament
+
+
+def player_tournament_list(*, user: AbstractBaseUser) -> QuerySet[Tournament]:
+    """The events ``user`` entered (any entry status), newest first."""
+    return (
+        Tournament.objects.filter(entries__player=user)
+        .select_related("organiser", "winner")
+        .distinct()
+        .order_by("-created_at")
+    )
+
+
+def tournament_entries(*, tournament: Tournament) -> QuerySet[Entry]:
+    """Every entry: seeded players in seed order, then the rest by registration."""
+    return tournament.entries.select_related("player__profile").order_by(
+        "seed", "registered_at", "pk"
+    )
+
+
+def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
+    """The rounds with their games (and each game's row), byes and knockout matches."""
+    games = TournamentGame.objects.select_related("game", "orange", "blue").order_by(
+        "section", "board"
+    )
+    return tournament.rounds.prefetch_related(
+        Prefetch("games", queryset=games),
+        Prefetch("byes", queryset=Bye.objects.select_related("entry")),
+        Prefetch(
+            "matches",
+            queryset=KnockoutMatch.objects.select_related("higher", "lower", "winner"),
+        ),
+    ).order_by("number")
+
+
+def tournament_games_to_adjudicate(*, tournament: Tournament) -> QuerySet[TournamentGame]:
+    """Games past a deadline that wait for the organiser's decision."""
+    return tournament.games.filter(
+        needs_adjudication=True, result=TournamentGame.Result.PENDING
+    ).select_related("game", "orange", "blue", "round")
+
+
+def tournament_for_game(*, game_id: int) -> TournamentGame | None:
+    """The tournament place of a game (round, board), or None for a casual game."""
+    return (
+        TournamentGame.objects.select_related("tournament", "round").filter(game_id=game_id).first()
+    )
+
+
+# --- Standings --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """One line of a section's standings. ``number`` is the player's number in the section."""
+
+    section: int
+    rank: int
+    entry_id: int
+    number: int
+    name: str
+    player: Any
+    points: Fraction
+    tiebreaks: dict[str, TiebreakValue]
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Standings section by section (rows best first within each section)."""
+
+    tiebreaks: tuple[str, ...]
+    edition: str
+    rows: list[StandingsRow] = field(default_factory=list)
+
+    def section(self, number: int) -> list[StandingsRow]:
+        return [row for row in self.rows if row.section == number]
+
+
+def tournament_standings(*, tournament: Tournament) -> Standings:
+    """Points and the event's tie-breaks (FIDE C.07, its chosen edition) per section.
+
+    A knockout ranks by the round a player went out in (the winner first, the finalist
+    second, the semi-finalists third equal, ...), points being the games won in matches.
+    """
+    codes = tuple(tournament.tiebreaks)
+    standings = Standings(tiebreaks=codes, edition=tournament.tiebreak_edition)
+    if tournament.is_knockout:
+        standings.rows.extend(_knockout_rows(tournament))
+        return standings
+    for section in section_fields(tournament):
+        rows = compute_standings(
+            section.records,
+            tiebreaks=codes,
+            edition=tournament.tiebreak_edition,
+            rounds=tournament.rounds.count() or None,
+            round_robin=tournament.is_round_robin,
+        )
+        for row in rows:
+            entry = section.entry(row.number)
+            standings.rows.append(
+                StandingsRow(
+                    section=section.section,
+                    rank=row.place,
+                    entry_id=entry.pk,
+                    number=row.number,
+                    name=row.name,
+                    player=entry.player,
+                    points=row.points,
+                    tiebreaks=row.tiebreaks,
+                    withdrawn=entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED),
+                )
+            )
+    return standings
+
+
+def _knockout_rows(tournament: Tournament) -> list[StandingsRow]:
+    entries = {e.pk: e for e in tournament.entries.filter(seed__isnull=False)}
+    out_in: dict[int, int] = {}  # entry id -> round number they lost in
+    last_round = 0
+    for match in KnockoutMatch.objects.filter(round__tournament=tournament).select_related("round"):
+        last_round = max(last_round, match.round.number)
+        if match.winner_id is None or match.lower_id is None:
+            continue
+        loser = match.lower_id if match.winner_id == match.higher_id else match.higher_id
+        out_in[loser] = match.round.number
+    points: dict[int, Fraction] = defaultdict(Fraction)
+    for link in tournament.games.all():
+        orange, blue = _game_points(link.result)
+        points[link.orange_id] += orange
+        points[link.blue_id] += blue
+    # Still in (or the winner) ranks above everyone who went out; later exits rank higher.
+    key = {pk: -(out_in.get(pk, last_round + 1)) for pk in entries}
+    order = sorted(entries.values(), key=lambda e: (key[e.pk], e.seed))
+    rows = []
+    for entry in order:
+        rank = 1 + sum(1 for other in entries if key[other] < key[entry.pk])
+        rows.append(
+            StandingsRow(
+                section=1,
+                rank=rank,
+                entry_id=entry.pk,
+                number=entry.seed or 0,
+                name=entry.name,
+                player=entry.player,
+                points=points[entry.pk],
+                tiebreaks={},
+                withdrawn=entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED),
+            )
+        )
+    return rows
+
+
+def _game_points(result: str) -> tuple[Fraction, Fraction]:
+    outcomes = OUTCOMES.get(result)
+    if outcomes is None:
+        return Fraction(0), Fraction(0)
+    scores = {
+        Outcome.WIN: Fraction(1),
+        Outcome.FORFEIT_WIN: Fraction(1),
+        Outcome.DRAW: Fraction(1, 2),
+    }
+    return scores.get(outcomes[0], Fraction(0)), scores.get(outcomes[1], Fraction(0))
+
+
+# --- Crosstable -------------------------------------------------------------------------------
+
+SYMBOLS = {
+    Outcome.WIN: "1",
+    Outcome.DRAW: "½",
+    Outcome.LOSS: "0",
+    Outcome.FORFEIT_WIN: "+",
+    Outcome.FORFEIT_LOSS: "-",
+    Outcome.UNRATED_WIN: "1",
+    Outcome.UNRATED_DRAW: "½",
+    Outcome.UNRATED_LOSS: "0",
+}
+
+
+@dataclass(frozen=True)
+class CrosstableRow:
+    number: int
+    name: str
+    entry_id: int
+    cells: list[str]  # one per opponent number 1..n; a double round robin shows both results
+    points: Fraction
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    section: int
+    rows: list[CrosstableRow]
+
+
+def tournament_crosstables(*, tournament: Tournament) -> list[Crosstable]:
+    """One crosstable per section: each player's results against each opponent, in seat
+    order ("1", "½", "0", "+", "-"; "x" on the diagonal; results in round order)."""
+    tables = []
+    for section in section_fields(tournament):
+        size = len(section.entries)
+        rows = []
+        for record in section.records:
+            cells: list[list[str]] = [[] for _ in range(size)]
+            points = Fraction(0)
+            for r in record.rounds:
+                points += _POINTS.points(r.outcome)
+                if r.opponent is not None and r.outcome in SYMBOLS:
+                    cells[r.opponent - 1].append(SYMBOLS[r.outcome])
+            cells[record.number - 1] = ["x"]
+            rows.append(
+                CrosstableRow(
+                    number=record.number,
+                    name=record.name,
+                    entry_id=section.entry(record.number).pk,
+                    cells=[" ".join(c) for c in cells],
+                    points=points,
+                )
+            )
+        tables.append(Crosstable(section=section.section, rows=rows))
+    return tables
+
+
+# --- TRF export -------------------------------------------------------------------------------
+
+TRF_NAME_LENGTH = 33
+TRF_TYPES = {
+    Tournament.Format.ROUND_ROBIN: "Round robin (Berger)",
+    Tournament.Format.SWISS: "Swiss (Dutch)",
+}
+
+
+def tournament_trf(*, tournament: Tournament) -> TrfTournament:
+    """The event as a FIDE Tournament Report File (``tournaments.trf.format_trf`` writes it).
+
+    Players are numbered by seed across sections; each round's game, forfeit or bye is in
+    the player's round columns. An imported event gives back the tournament records and
+    other lines of its file, so export after import keeps the file. A knockout cannot be
+    written (TRF holds one game per player and round) and raises ``WrongStatus``.
+    """
+    if tournament.is_knockout:
+        raise errors.WrongStatus(
+            "A knockout cannot be exported to TRF: its matches have several games per round.",
+            code="trf_knockout",
+        )
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise errors.WrongStatus(
+            f"{tournament} has not started: there is nothing to report yet.", code="trf_not_started"
+        )
+    players = []
+    for section in section_fields(tournament):
+        seed_of = {entry.pk: entry.seed or 0 for entry in section.entries}
+        for record in section.records:
+            entry = section.entry(record.number)
+            extra = {k: v for k, v in entry.extra.items() if isinstance(v, str)}
+            if not tournament.imported and entry.final_rank is not None:
+                extra.setdefault("rank", str(entry.final_rank))
+            players.append(
+                replace(
+                    record,
+                    number=seed_of[entry.pk],
+                    name=record.name[:TRF_NAME_LENGTH],
+                    rounds=tuple(
+                        replace(
+                            r,
+                            opponent=None
+                            if r.opponent is None
+                            else seed_of[section.entry(r.opponent).pk],
+                        )
+                        for r in record.rounds
+                    ),
+                    extra=extra,
+                )
+            )
+    players.sort(key=lambda p: p.number)
+    if tournament.imported and tournament.trf:
+        header = tuple((code, text) for code, text in tournament.trf.get("header", []))
+        extra_lines = tuple(tournament.trf.get("extra_lines", []))
+    else:
+        header = _trf_header(tournament, len(players))
+        extra_lines = ()
+    return TrfTournament(header=header, players=tuple(players), extra_lines=extra_lines)
+
+
+def _trf_header(tournament: Tournament, player_count: int) -> tuple[tuple[str, str], ...]:
+    def day(moment: datetime | None) -> str:
+        return f"{moment:%Y/%m/%d}" if moment else ""
+
+    return (
+        ("012", tournament.name),
+        ("022", "Online (correspondence)"),
+        ("042", day(tournament.started_at)),
+        ("052", day(tournament.finished_at)),
+        ("062", str(player_count)),
+        ("092", TRF_TYPES.get(tournament.format, tournament.get_format_display())),
+        ("102", tournament.organiser.get_username()),
+        ("142", str(tournament.rounds.count())),
+    )
+
+
+# --- Possible places --------------------------------------------------------------------------
+
+
+def tournament_possible_places(*, tournament: Tournament) -> dict[int, PlaceRange]:
+    """Best and worst final place each player can still reach, by entry id.
+
+    Exact in a round robin (the games still to play are known: pending games and the
+    Berger pairings of rounds not started, leaving out withdrawn players); bounds in a
+    Swiss (from the rounds left). Empty for a knockout.
+    """
+    if tournament.is_knockout:
+        return {}
+    places: dict[int, PlaceRange] = {}
+    for section in section_fields(tournament):
+        if tournament.is_round_robin:
+            result = possible_places(
+                section.records, remaining_games=_remaining_games(tournament, section)
+            )
+        else:
+            left = tournament.rounds.exclude(status=Round.Status.COMPLETE).count()
+            result = possible_places(section.records, rounds_left=left)
+        for number, place in result.items():
+            places[section.entry(number).pk] = place
+    return places
+
+
+def _remaining_games(tournament: Tournament, section: SectionField) -> list[tuple[int, int]]:
+    absent = section.absent
+    remaining = []
+    pending = tournament.games.filter(
+        section=section.section, result=TournamentGame.Result.PENDING
+    ).values_list("orange_id", "blue_id")
+    for orange_id, blue_id in pending:
+        remaining.append((section.number_of(orange_id), section.number_of(blue_id)))
+    size = len(section.entries)
+    planned = tournament.rounds.filter(status=Round.Status.PLANNED).values_list("number", flat=True)
+    for number in planned:
+        if number > (size - 1 + size % 2) * tournament.cycles:
+            continue
+        pairing = round_robin_round(size, number, cycles=tournament.cycles)
+        remaining.extend((p.orange, p.blue) for p in pairing.pairs)
+    return [(a, b) for a, b in remaining if a not in absent and b not in absent]
+
+
+_POINTS = PointSystem()
+
+
+# --- For the API and pages (t3b) --------------------------------------------------------------
+
+# The same names as ``services.ORGANISE_PERMISSION`` etc. (services import this module).
+ORGANISE = "tournaments.organise_tournament"
+ADJUDICATE = "tournaments.adjudicate_tournament_game"
+MANAGE_ENTRIES = "tournaments.manage_tournament_entries"
+
+
+def tournament_can_manage(
+    *, tournament: Tournament, user: AnyUser | None, permission: str = ORGANISE
+) -> bool:
+    """Whether ``user`` may run this event: its organiser while they hold the organiser
+    permission, a superuser, or staff holding ``permission`` for the entries and results of
+    every event (never the organiser permission alone: that one only lets a user organise
+    their own events)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if user.pk == tournament.organiser_id:
+        return user.has_perm(ORGANISE)
+    return permission != ORGANISE and user.is_staff and user.has_perm(permission)
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    """A standings row with the places the player can still reach (None for a knockout)."""
+
+    row: StandingsRow
+    places: PlaceRange | None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.row, name)
+
+
+def tournament_standings_with_places(*, tournament: Tournament) -> tuple[Standings, list[Any]]:
+    """The standings and, for each row in order, its best/worst possible place."""
+    standings = tournament_standings(tournament=tournament)
+    places = tournament_possible_places(tournament=tournament)
+    return standings, [StandingsLine(row, places.get(row.entry_id)) for row in standings.rows]
+
+
+def tournament_entry_in(*, tournament: Tournament, entry_id: int) -> Entry:
+    """Entry ``entry_id`` of ``tournament``; ``EntryNotFound`` if it belongs to another."""
+    entry = tournament.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise errors.EntryNotFound(f"{tournament} has no entry #{entry_id}.")
+    return entry
+
+
+def tournament_game_in(*, tournament: Tournament, tournament_game_id: int) -> TournamentGame:
+    """Pairing ``tournament_game_id`` of ``tournament``, else ``TournamentGameNotFound``."""
+    link = tournament.games.select_related("game").filter(pk=tournament_game_id).first()
+    if link is None:
+        raise errors.TournamentGameNotFound(
+            f"{tournament} has no game #{tournament_game_id} (use the pairing's id)."
+        )
+    return link
+
+
+def tournament_match_in(*, tournament: Tournament, match_id: int) -> KnockoutMatch:
+    """Knockout match ``match_id`` of ``tournament``, else ``TournamentGameNotFound``."""
+    match = KnockoutMatch.objects.filter(pk=match_id, round__tournament=tournament).first()
+    if match is None:
+        raise errors.TournamentGameNotFound(
+            f"{tournament} has no knockout match #{match_id}.", code="match_not_found"
+        )
+    return match

@@ -1,0 +1,345 @@
+"""Input and output serializers of the tournaments API. They check shape; the services check
+the rules (a settings combination, a registration rule, a pairing) and name what is wrong."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.serializers import (
+    PlayerSerializer,
+    TimeControlOutputSerializer,
+    TimeControlSerializer,
+    time_control_data,
+)
+from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.services import SETTING_FIELDS
+
+
+def number(value: Fraction | int | None) -> float | int | None:
+    """A point total or tie-break as JSON: an int when whole, else a float (halves, thirds)."""
+    if value is None:
+        return None
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return float(value)
+    return int(value)
+
+
+# --- Inputs ---------------------------------------------------------------------------------
+
+
+class TournamentSettingsInputSerializer(serializers.ModelSerializer):
+    """The settings an organiser chooses (every field optional on update)."""
+
+    time_control = TimeControlSerializer(required=False)
+
+    class Meta:
+        model = Tournament
+        fields = [*SETTING_FIELDS, "time_control"]
+        extra_kwargs = {
+            # the service checks the name (unique, case-insensitive) with the other settings
+            "name": {"validators": []},
+            "tiebreaks": {"help_text": 'Tie-break codes in order, e.g. ["de", "sb", "win"].'},
+        }
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The validated settings as the services take them."""
+        data = dict(self.validated_data)
+        time_control = data.pop("time_control", None)
+        if time_control is not None:
+            data["time_control"] = time_control["time_control"]
+        return data
+
+
+class RegisterInputSerializer(serializers.Serializer):
+    entry_code = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=50,
+        help_text="The code from the organiser, if the event asks for one.",
+    )
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=2000, help_text="Why: shown to the players and kept in the audit log."
+    )
+
+
+class InviteInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="The player invited.")
+
+
+class ManualPairingInputSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="[orange entry id, blue entry id] for each game of the next round.",
+    )
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Entry ids given a pairing bye.",
+    )
+    reason = serializers.CharField(max_length=2000, help_text="Why the round is paired by hand.")
+
+
+class ResultInputSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(
+        choices=TournamentGame.Result.choices,
+        help_text="Adjudicate: 1-0, 0-1 or 1/2-1/2. Fix: any result, e.g. +/- or cancelled.",
+    )
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
+
+
+class MatchDecideInputSerializer(serializers.Serializer):
+    winner_entry_id = serializers.IntegerField(help_text="The entry id of the match's winner.")
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
+
+
+class TrfImportInputSerializer(serializers.Serializer):
+    trf = serializers.CharField(
+        trim_whitespace=False, help_text="The whole TRF file (FIDE TRF-2026) as text."
+    )
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="The event's name here (default: the file's name, record 012).",
+    )
+
+
+# --- Outputs --------------------------------------------------------------------------------
+
+
+class TournamentSummarySerializer(serializers.ModelSerializer):
+    organiser = PlayerSerializer()
+    winner = PlayerSerializer(allow_null=True)
+    time_control = serializers.SerializerMethodField()
+    needs_entry_code = serializers.SerializerMethodField(
+        help_text="Registering needs the organiser's entry code."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "format",
+            "status",
+            "organiser",
+            "public",
+            "rated",
+            "registration_mode",
+            "needs_entry_code",
+            "registration_closes_at",
+            "starts_at",
+            "max_players",
+            "rounds_planned",
+            "time_control",
+            "winner",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(TimeControlOutputSerializer)
+    def get_time_control(self, obj: Tournament) -> dict[str, Any]:
+        return time_control_data(obj)  # type: ignore[arg-type]
+
+    def get_needs_entry_code(self, obj: Tournament) -> bool:
+        return bool(obj.entry_code)
+
+
+class RulesSerializer(serializers.ModelSerializer):
+    """Every setting but the entry code (which only the organiser sees)."""
+
+    class Meta:
+        model = Tournament
+        fields = [f for f in SETTING_FIELDS if f not in ("name", "description", "entry_code")]
+
+
+class EntryOutputSerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(allow_null=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "name",
+            "player",
+            "status",
+            "seed",
+            "section",
+            "rating_at_start",
+            "registered_at",
+            "withdrawn_after_round",
+            "results_cancelled",
+            "final_rank",
+            "final_points",
+        ]
+
+
+class TournamentGameOutputSerializer(serializers.ModelSerializer):
+    game_id = serializers.IntegerField(allow_null=True, help_text="Null for an imported result.")
+    orange = serializers.CharField(source="orange.name")
+    blue = serializers.CharField(source="blue.name")
+    orange_entry_id = serializers.IntegerField(source="orange_id")
+    blue_entry_id = serializers.IntegerField(source="blue_id")
+    ply = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TournamentGame
+        fields = [
+            "id",
+            "game_id",
+            "board",
+            "section",
+            "orange",
+            "blue",
+            "orange_entry_id",
+            "blue_entry_id",
+            "result",
+            "result_fixed",
+            "needs_adjudication",
+            "match",
+            "pair",
+            "ply",
+        ]
+
+    def get_ply(self, obj: TournamentGame) -> int | None:
+        return obj.game.ply if obj.game is not None else None
+
+
+class ByeOutputSerializer(serializers.ModelSerializer):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField(source="entry.name")
+
+    class Meta:
+        model = Bye
+        fields = ["entry_id", "name", "kind"]
+
+
+class MatchOutputSerializer(serializers.ModelSerializer):
+    higher = serializers.CharField(source="higher.name")
+    lower = serializers.CharField(source="lower.name", allow_null=True)
+    winner = serializers.CharField(source="winner.name", allow_null=True)
+
+    class Meta:
+        model = KnockoutMatch
+        fields = [
+            "id",
+            "number",
+            "higher_id",
+            "higher",
+            "lower_id",
+            "lower",
+            "pairs_started",
+            "winner_id",
+            "winner",
+            "decided_by",
+        ]
+
+
+class RoundOutputSerializer(serializers.ModelSerializer):
+    games = TournamentGameOutputSerializer(many=True)
+    byes = ByeOutputSerializer(many=True)
+    matches = MatchOutputSerializer(many=True)
+
+    class Meta:
+        model = Round
+        fields = [
+            "number",
+            "status",
+            "starts_at",
+            "ends_at",
+            "started_at",
+            "completed_at",
+            "games",
+            "byes",
+            "matches",
+        ]
+
+
+class TournamentDetailSerializer(TournamentSummarySerializer):
+    rules = serializers.SerializerMethodField()
+    entry_code = serializers.SerializerMethodField(
+        help_text="The entry code: shown to those who manage the event, else null."
+    )
+    entries = EntryOutputSerializer(many=True, source="entry_list")
+    rounds = RoundOutputSerializer(many=True, source="round_list")
+    can_manage = serializers.SerializerMethodField(
+        help_text="Whether you may run this event (settings, entries, rounds, results)."
+    )
+
+    class Meta(TournamentSummarySerializer.Meta):
+        fields = [
+            *TournamentSummarySerializer.Meta.fields,
+            "description",
+            "status_note",
+            "imported",
+            "rules",
+            "entry_code",
+            "can_manage",
+            "entries",
+            "rounds",
+        ]
+
+    @extend_schema_field(RulesSerializer)
+    def get_rules(self, obj: Tournament) -> dict[str, Any]:
+        return RulesSerializer(obj).data
+
+    def get_can_manage(self, obj: Tournament) -> bool:
+        return bool(self.context.get("can_manage"))
+
+    def get_entry_code(self, obj: Tournament) -> str | None:
+        return obj.entry_code if self.context.get("can_manage") else None
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    section = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="Shared ranks repeat (two players 2nd: 2, 2, 4).")
+    entry_id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The player's number in the section.")
+    name = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="The event's tie-breaks in order, by code.",
+    )
+    withdrawn = serializers.BooleanField()
+    best_place = serializers.IntegerField(allow_null=True, help_text="Best final place still open.")
+    worst_place = serializers.IntegerField(allow_null=True, help_text="Worst final place possible.")
+    clinched = serializers.BooleanField(help_text="First place is certain.")
+    eliminated = serializers.BooleanField(help_text="First place (even shared) is out of reach.")
+    places_exact = serializers.BooleanField(
+        help_text="False when the places are bounds (a Swiss: later pairings unknown)."
+    )
+
+
+class StandingsOutputSerializer(serializers.Serializer):
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    edition = serializers.CharField(help_text="The FIDE C.07 edition: 2026 or 2024.")
+    rows = StandingsRowSerializer(many=True)
+
+
+class CrosstableRowSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    entry_id = serializers.IntegerField()
+    cells = serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="Results against players 1..n: 1, ½, 0, + (forfeit win), - ; x = self.",
+    )
+    points = serializers.FloatField()
+
+
+class CrosstableOutputSerializer(serializers.Serializer):
+    section = serializers.IntegerField()
+    rows = CrosstableRowSerializer(many=True)

@@ -1,0 +1,47 @@
+"""Template filters of the tournament pages: points with halves, tie-break names."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django import template
+
+register = template.Library()
+
+TIEBREAK_NAMES = {
+    "bh": "Buchholz",
+    "bh_c1": "Buchholz cut 1",
+    "bh_m1": "Median Buchholz",
+    "sb": "Sonneborn-Berger",
+    "de": "Direct encounter",
+    "win": "Rounds won (byes and forfeits included)",
+    "won": "Games won over the board",
+    "bpg": "Games played with Blue",
+    "ks": "Koya system",
+    "ps": "Progressive score",
+    "aro": "Average rating of opponents",
+}
+
+
+@register.filter
+def points(value: Fraction | int | float | None) -> str:
+    """2½ for 5/2, 3 for 3, ⅓ fractions as decimals; an empty value as a dash."""
+    if value is None:
+        return "\u2013"  # an en dash
+    value = Fraction(value).limit_denominator(1000)
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(whole)
+    if rest == Fraction(1, 2):
+        return f"{whole or ''}½"
+    return f"{float(value):.2f}"
+
+
+@register.filter
+def tiebreak_name(code: str) -> str:
+    return TIEBREAK_NAMES.get(code, code)
+
+
+@register.filter
+def get_item(mapping: dict, key: str) -> object:
+    return mapping.get(key)

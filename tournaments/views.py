@@ -1,0 +1,339 @@
+"""Tournament pages: the list, an event's page, and the organiser's create and manage pages.
+
+Thin, like the game pages: reads through ``tournaments.selectors``, writes through
+``tournaments.services``, and a refused request's ``DomainError.detail`` is shown as a
+message (or on the form) before going back to the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from celticsite.errors import DomainError
+from tournaments import errors, selectors, services
+from tournaments.forms import (
+    InviteForm,
+    ManualPairingForm,
+    ReasonForm,
+    RegisterForm,
+    ResultForm,
+    TournamentForm,
+)
+from tournaments.models import Entry, Round, Tournament
+
+View = Callable[..., HttpResponse]
+
+
+def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
+    try:
+        return selectors.tournament_get_visible(tournament_id=tournament_id, user=request.user)
+    except DomainError as exc:
+        raise Http404(exc.detail) from None
+
+
+def _managed(
+    request: HttpRequest, tournament_id: int, *, permission: str = selectors.ORGANISE
+) -> Tournament:
+    tournament = _visible(request, tournament_id)
+    if not selectors.tournament_can_manage(
+        tournament=tournament, user=request.user, permission=permission
+    ):
+        raise errors.NotOrganiser(f"Only the organiser of {tournament} may do this.")
+    return tournament
+
+
+def _action(view: View) -> View:
+    """A POST by a logged-in user that goes back to the event (its manage page if the form
+    says so); a refusal becomes an error message."""
+
+    @require_POST
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, tournament_id: int, **kwargs: Any) -> HttpResponse:
+        try:
+            done = view(request, tournament_id, **kwargs)
+        except Http404:
+            raise
+        except DomainError as exc:
+            messages.error(request, exc.detail)
+        else:
+            if done:
+                messages.success(request, done)
+        page = "manage" if request.POST.get("back") == "manage" else "detail"
+        return redirect(f"tournaments:{page}", tournament_id=tournament_id)
+
+    return wrapper
+
+
+# --- Reading ------------------------------------------------------------------------------------
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    context: dict[str, Any] = {
+        "open": selectors.tournament_list_open(user=user),
+        "running": selectors.tournament_list_running(user=user),
+        "finished": selectors.tournament_list_finished(user=user)[:20],
+        "can_create": user.is_authenticated and user.has_perm(selectors.ORGANISE),
+    }
+    if user.is_authenticated:
+        context["drafts"] = selectors.tournament_list(user=user, status=Tournament.Status.DRAFT)
+    return render(request, "tournaments/list.html", context)
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request, tournament_id)
+    entries = list(selectors.tournament_entries(tournament=tournament))
+    user = request.user
+    mine = next((e for e in entries if user.is_authenticated and e.player_id == user.pk), None)
+    started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "entries": entries,
+        "mine": mine,
+        "rounds": list(selectors.tournament_rounds(tournament=tournament)),
+        "can_manage": selectors.tournament_can_manage(tournament=tournament, user=user),
+        "can_register": tournament.status == Tournament.Status.REGISTRATION
+        and (mine is None or mine.status in (Entry.Status.INVITED, Entry.Status.DECLINED)),
+        "can_leave": mine is not None
+        and mine.status in (*Entry.PLACE_TAKING, Entry.Status.PENDING, Entry.Status.INVITED)
+        and tournament.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
+        "register_form": RegisterForm(),
+    }
+    if started:
+        standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
+        context.update(
+            standings=standings,
+            lines=lines,
+            sections=sorted({line.section for line in lines}),
+            crosstables=selectors.tournament_crosstables(tournament=tournament)
+            if not tournament.is_knockout
+            else [],
+        )
+    return render(request, "tournaments/detail.html", context)
+
+
+# --- Players ------------------------------------------------------------------------------------
+
+
+@_action
+def register(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _visible(request, tournament_id)
+    form = RegisterForm(request.POST)
+    code = form.cleaned_data["entry_code"] if form.is_valid() else ""
+    entry = services.tournament_register(
+        tournament_id=tournament.pk, user=request.user, entry_code=code
+    )
+    if entry.status == Entry.Status.PENDING:
+        return "Your entry waits for the organiser's approval."
+    return f"You are registered in {tournament}."
+
+
+@_action
+def withdraw(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _visible(request, tournament_id)
+    if tournament.status == Tournament.Status.RUNNING:
+        services.entry_withdraw(tournament_id=tournament.pk, user=request.user)
+        return f"You withdrew from {tournament}."
+    services.registration_cancel(tournament_id=tournament.pk, user=request.user)
+    return f"Your registration in {tournament} is cancelled."
+
+
+# --- Organisers ---------------------------------------------------------------------------------
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.has_perm(selectors.ORGANISE):
+        messages.error(request, "You need the organiser permission to create tournaments.")
+        return redirect("tournaments:list")
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        settings = form.settings()
+        try:
+            tournament = services.tournament_create(
+                organiser=request.user, name=settings.pop("name"), **settings
+            )
+        except errors.InvalidSettings as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, f"{tournament} is saved as a draft; open registration "
+                             "when it is ready.")  # fmt: skip
+            return redirect("tournaments:manage", tournament_id=tournament.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "tournaments/form.html", {"form": form}, status=status)
+
+
+def _form_errors(form: TournamentForm, exc: DomainError) -> None:
+    """Put a refusal's per-field problems on the form's fields, the rest on top."""
+    for field, text in exc.extra.get("errors", {}).items():
+        form.add_error(field if field in form.fields else None, text)
+    if not exc.extra.get("errors"):
+        form.add_error(None, exc.detail)
+
+
+@login_required
+def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Settings (before the start), entries, rounds and results of one event."""
+    try:
+        tournament = _managed(request, tournament_id)
+    except errors.NotOrganiser as exc:
+        messages.error(request, exc.detail)
+        return redirect("tournaments:detail", tournament_id=tournament_id)
+    editable = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    if request.method == "POST" and not editable:
+        messages.error(request, f"{tournament} has started: its settings can no longer change.")
+        return redirect("tournaments:manage", tournament_id=tournament.pk)
+    form = TournamentForm(request.POST or None, tournament=tournament)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.tournament_update(
+                    tournament_id=tournament.pk, actor=request.user, **form.settings()
+                )
+            except DomainError as exc:
+                _form_errors(form, exc)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("tournaments:manage", tournament_id=tournament.pk)
+        status = 400
+    rounds = list(selectors.tournament_rounds(tournament=tournament))
+    next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
+    can_pair = (
+        tournament.status == Tournament.Status.RUNNING
+        and not tournament.is_knockout
+        and next_round is not None
+    )
+    context = {
+        "tournament": tournament,
+        "form": form if editable else None,
+        "entries": list(selectors.tournament_entries(tournament=tournament)),
+        "rounds": [r for r in rounds if r.status != Round.Status.PLANNED],
+        "to_adjudicate": list(selectors.tournament_games_to_adjudicate(tournament=tournament)),
+        "can_pair": can_pair,
+        "next_round": next_round,
+        "running_round": next((r for r in rounds if r.status == Round.Status.RUNNING), None),
+        "pairing_form": ManualPairingForm(),
+        "reason_form": ReasonForm(),
+        "result_form": ResultForm(),
+        "invite_form": InviteForm(),
+    }
+    return render(request, "tournaments/manage.html", context, status=status)
+
+
+@_action
+def open_registration(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id)
+    services.tournament_registration_open(tournament_id=tournament.pk, actor=request.user)
+    return "Registration is open."
+
+
+@_action
+def start(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id)
+    services.tournament_start(tournament_id=tournament.pk, actor=request.user)
+    return f"{tournament} has started: the first games are on."
+
+
+@_action
+def cancel(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id)
+    reason = _reason(request)
+    services.tournament_cancel(tournament_id=tournament.pk, actor=request.user, reason=reason)
+    return f"{tournament} is cancelled."
+
+
+@_action
+def invite(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+    username = request.POST.get("username", "").strip()
+    user = get_user_model().objects.filter(username__iexact=username).first()
+    if user is None:
+        raise errors.EntryNotFound(f"There is no player called {username!r}.")
+    services.entry_invite(tournament_id=tournament.pk, actor=request.user, user=user)
+    return f"{user.get_username()} is invited."
+
+
+ENTRY_ACTIONS = ("approve", "decline", "remove")
+
+
+@_action
+def entry_action(request: HttpRequest, tournament_id: int, entry_id: int, action: str) -> str:
+    if action not in ENTRY_ACTIONS:
+        raise Http404(f"No entry action {action!r}.")
+    tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+    entry = selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
+    if action == "approve":
+        services.entry_approve(entry_id=entry.pk, actor=request.user)
+        return f"{entry.name} is registered."
+    if action == "decline":
+        services.entry_decline(entry_id=entry.pk, actor=request.user)
+        return f"{entry.name}'s entry is declined."
+    services.entry_remove(entry_id=entry.pk, actor=request.user, reason=_reason(request))
+    return f"{entry.name} is removed."
+
+
+@_action
+def pair_manually(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+    form = ManualPairingForm(request.POST)
+    if not form.is_valid():
+        raise DomainError(" ".join(e for errs in form.errors.values() for e in errs))
+    pairs, byes = form.cleaned_data["pairs"]
+    seeds = {e.seed: e.pk for e in selectors.tournament_entries(tournament=tournament) if e.seed}
+    unknown = sorted(({n for pair in pairs for n in pair} | set(byes)) - set(seeds))
+    if unknown:
+        raise DomainError(f"No player has seed {', '.join(map(str, unknown))}.")
+    rnd = services.round_pair_manually(
+        tournament_id=tournament.pk,
+        actor=request.user,
+        pairs=[(seeds[a], seeds[b]) for a, b in pairs],
+        byes=[seeds[n] for n in byes],
+        reason=form.cleaned_data["reason"],
+    )
+    return f"Round {rnd.number} is paired and started."
+
+
+@_action
+def game_result(
+    request: HttpRequest, tournament_id: int, tournament_game_id: int, action: str
+) -> str:
+    if action not in ("adjudicate", "fix"):
+        raise Http404(f"No game action {action!r}.")
+    tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
+    selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        raise DomainError(
+            "Choose a result and give a reason: "
+            + " ".join(f"{field}: {' '.join(errs)}" for field, errs in form.errors.items())
+        )
+    service = (
+        services.tournament_game_adjudicate
+        if action == "adjudicate"
+        else services.tournament_result_fix
+    )
+    link = service(
+        tournament_game_id=tournament_game_id,
+        actor=request.user,
+        result=form.cleaned_data["result"],
+        reason=form.cleaned_data["reason"],
+    )
+    return f"Board {link.board} of round {link.round.number}: {link.get_result_display()}."
+
+
+def _reason(request: HttpRequest) -> str:
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        raise DomainError("A reason is required: say why, for the players and the audit log.")
+    return str(form.cleaned_data["reason"])
