@@ -90,7 +90,6 @@ def query_flag(params: Any, name: str, *, default: bool = False) -> bool:
 # are checked too; null is left to the field. (A comment, not a docstring: drf-spectacular
 # would show a docstring as the description of every input schema without one of its own.)
 class StrictJsonTypes:
-
     def to_internal_value(self, data: Any) -> Any:
         errors = _type_errors(self, data) if isinstance(data, Mapping) else None
         if errors:
