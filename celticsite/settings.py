@@ -258,6 +258,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": crontab(hour=7, minute=0),
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
+    "accounts-purge-pending-signups": {
+        "task": "accounts.tasks.purge_pending_signups",
+        "schedule": crontab(hour=4, minute=30),
+    },
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------
