@@ -74,7 +74,7 @@ def alice_api(alice):
             "/api/v1/accounts/me/vacation/",
             "post",
             {"days": True},
-            "days: Expected a number (or a decimal string), not true or false.",
+            "days: Expected a number (or a decimal string), not a boolean.",
         ),
     ],
 )
