@@ -287,6 +287,28 @@ def _deadlines_follow(*, user: AbstractUser, now: datetime) -> Any:
     return clock_pauses_changing(user=user, now=now)
 
 
+# Unconfirmed sign-ups are deleted this long after they were made (their links expire after
+# PASSWORD_RESET_TIMEOUT, three days by default), so they do not hold usernames forever.
+PENDING_SIGNUP_LIFETIME = timedelta(days=7)
+
+
+def pending_signups_purge(*, now: datetime | None = None) -> int:
+    """Delete the accounts whose address was never confirmed within
+    ``PENDING_SIGNUP_LIFETIME``; returns how many. Such an account never logged in, so
+    nothing else refers to it. Safe to run twice."""
+    now = now or timezone.now()
+    stale = User.objects.filter(
+        profile__pending_password__gt="",
+        last_login__isnull=True,
+        date_joined__lt=now - PENDING_SIGNUP_LIFETIME,
+    )
+    deleted = 0
+    for user in stale:
+        user.delete()
+        deleted += 1
+    return deleted
+
+
 # --- Vacations ----------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from celticsite.errors import DomainError
-from games.rules.errors import quote
+from games.rules.errors import json_kind, quote
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -90,7 +90,6 @@ def query_flag(params: Any, name: str, *, default: bool = False) -> bool:
 # are checked too; null is left to the field. (A comment, not a docstring: drf-spectacular
 # would show a docstring as the description of every input schema without one of its own.)
 class StrictJsonTypes:
-
     def to_internal_value(self, data: Any) -> Any:
         errors = _type_errors(self, data) if isinstance(data, Mapping) else None
         if errors:
@@ -116,11 +115,11 @@ def _type_problem(field: Any, value: Any) -> Any:
         field, serializers.ListSerializer
     ):
         if not isinstance(value, Mapping):
-            return [f"Expected an object, not {_json_kind(value)}."]
+            return [f"Expected an object, not {json_kind(value)}."]
         return _type_errors(field, value) or None
     if isinstance(field, serializers.ListField):
         if not isinstance(value, list):
-            return [f"Expected a list, not {_json_kind(value)}."]
+            return [f"Expected a list, not {json_kind(value)}."]
         for item in value:
             problem = _type_problem(field.child, item)
             if problem:
@@ -133,7 +132,7 @@ def _type_problem(field: Any, value: Any) -> Any:
     wrong_bool = isinstance(value, bool) and bool not in types  # Python's bool is an int
     if isinstance(value, types) and not wrong_bool:
         return None
-    return [f"Expected {description}, not {_json_kind(value)}."]
+    return [f"Expected {description}, not {json_kind(value)}."]
 
 
 def _expected_json_type(field: Any) -> tuple[tuple[type, ...], str] | None:
@@ -150,18 +149,6 @@ def _expected_json_type(field: Any) -> tuple[tuple[type, ...], str] | None:
     if isinstance(field, serializers.CharField | serializers.ChoiceField):
         return (str,), "a string"
     return None
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -12,10 +12,8 @@ from rest_framework.fields import CharField
 
 from celticsite.api import ErrorSerializer
 
-NO_NUL = "^[^\\u0000]+$"
-"""A JSON Schema pattern: text without a NUL character. ``+``, not ``*``: for a field that may
-be blank, drf-spectacular adds the empty string as a second ``oneOf`` branch, which must not
-overlap this one."""
+NO_NUL = "^[^\\u0000]*$"
+"""A JSON Schema pattern: text without a NUL character."""
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -34,20 +32,23 @@ class AutoSchema(SpectacularAutoSchema):
                 responses[code] = self._get_response_for_code(_error(description), code)
         return dict(sorted(responses.items()))
 
-    def _map_serializer_field(
-        self, field: Any, direction: Any, bypass_extensions: bool = False
-    ) -> Any:
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> Any:
+        self._direction = direction  # read by _insert_field_validators, which is not told
+        return super()._map_basic_serializer(serializer, direction)
+
+    def _insert_field_validators(self, field: Any, schema: dict[str, Any]) -> None:
         """Text a request may send is documented without NUL characters, which DRF refuses
         in every CharField (a field with its own pattern, enum or format keeps it)."""
-        schema = super()._map_serializer_field(field, direction, bypass_extensions)
-        plain_text = (
-            schema.get("type") == "string"
-            and not {"pattern", "enum", "format", "$ref"} & set(schema)
+        super()._insert_field_validators(field, schema)
+        request_text = (
+            getattr(self, "_direction", None) == "request"
+            and isinstance(field, CharField)
+            and schema.get("type") == "string"
+            and not {"pattern", "enum", "format", "$ref", "oneOf"} & set(schema)
             and not any(isinstance(v, RegexValidator) for v in field.validators)
         )
-        if direction == "request" and isinstance(field, CharField) and plain_text:
+        if request_text:
             schema["pattern"] = NO_NUL
-        return schema
 
     def _plumbing_errors(self) -> dict[str, str]:
         errors: dict[str, str] = {}

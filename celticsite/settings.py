@@ -260,6 +260,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
     "tournaments-advance": {"task": "tournaments.tasks.advance_tournaments", "schedule": 60.0},
+    "accounts-purge-pending-signups": {
+        "task": "accounts.tasks.purge_pending_signups",
+        "schedule": crontab(hour=4, minute=30),
+    },
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

@@ -22,6 +22,7 @@ from games import selectors, services
 from games import serializers as s
 from games.engine import position_data
 from games.models import Game, IdempotentRequest
+from games.rules.errors import quote
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
@@ -91,7 +92,7 @@ class ChallengeListCreateApi(APIView):
                 challenges = challenges.filter(status="open")
         else:
             raise DomainError(
-                f"scope {scope!r} is not one of open, incoming, outgoing, mine.",
+                f"scope {quote(scope)} is not one of open, incoming, outgoing, mine.",
                 code="invalid_scope",
             )
         return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
@@ -208,7 +209,8 @@ class GameListApi(APIView):
         if "status" in params:
             if params["status"] not in Game.Status.values:
                 raise DomainError(
-                    f"status {params['status']!r} is not one of {', '.join(Game.Status.values)}.",
+                    f"status {quote(params['status'])} is not one of "
+                    f"{', '.join(Game.Status.values)}.",
                     code="invalid_status",
                 )
             games = games.filter(status=params["status"])
@@ -319,7 +321,7 @@ class GameRecordApi(APIView):
         elif kind == "text":
             content, content_type, suffix = record.to_text(), "text/plain; charset=utf-8", "txt"
         else:
-            raise DomainError(f"as={kind!r}: expected json or text.", code="invalid_format")
+            raise DomainError(f"as={quote(kind)}: expected json or text.", code="invalid_format")
         if not isinstance(content, str):
             content = json.dumps(content, indent=2)
         response = HttpResponse(content, content_type=content_type)

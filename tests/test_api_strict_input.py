@@ -74,7 +74,7 @@ def alice_api(alice):
             "/api/v1/accounts/me/vacation/",
             "post",
             {"days": True},
-            "days: Expected a number (or a decimal string), not true or false.",
+            "days: Expected a number (or a decimal string), not a boolean.",
         ),
     ],
 )
@@ -207,3 +207,19 @@ def test_a_blank_format_is_refused(client):
     response = client.get("/api/v1/rankings/export.csv?format=")
     assert response.status_code == 400
     assert response.json()["detail"] == "format: '' is not a format: expected csv or json."
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("/api/v1/challenges/?scope=", "scope {} is not one of open, incoming, outgoing, mine."),
+        ("/api/v1/games/?status=", "status {} is not one of active, finished, annulled."),
+        ("/api/v1/games/?mine=", "mine={}: expected true or false."),
+    ],
+)
+def test_a_long_query_value_is_quoted_briefly(client, url, expected):
+    long_value = "z" * 3000
+    response = client.get(url + long_value)
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == expected.format(repr("z" * 40 + "…"))

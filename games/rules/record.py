@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from games.rules.errors import IllegalMoveError, NotationError, Rule, quote
+from games.rules.errors import IllegalMoveError, NotationError, Rule, json_kind, quote
 from games.rules.notation import Turn, parse_turn, turn_label
 from games.rules.state import GameState, Variant
 from games.rules.tiles import PLAYERS
@@ -181,7 +181,7 @@ class GameRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """Read the parsed JSON form, strictly: every member of its JSON type, none unknown."""
         if not isinstance(data, Mapping):
-            raise RecordError(f"the record must be an object, not {_kind(data)}: {_EXPECTED}")
+            raise RecordError(f"the record must be an object, not {json_kind(data)}: {_EXPECTED}")
         _check_members("", data, FIELDS)
         if data.get("format") != FORMAT:
             raise RecordError(
@@ -307,23 +307,6 @@ def _parse_movetext(words: list[str]) -> tuple[Turn, ...]:
 _EXPECTED = "expected an object with " + ", ".join(FIELDS)
 
 
-def _kind(value: object) -> str:
-    """How a message names the JSON type of ``value``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
-
-
 _TYPE_NAMES: Final = {
     str: "a string",
     list: "a list of strings",
@@ -335,7 +318,7 @@ _TYPE_NAMES: Final = {
 def _check_type(path: str, value: object, kind: type, expected: str) -> None:
     if not isinstance(value, kind):
         raise RecordError(
-            f"{path} must be {_TYPE_NAMES[kind]}, not {_kind(value)}: expected {expected}"
+            f"{path} must be {_TYPE_NAMES[kind]}, not {json_kind(value)}: expected {expected}"
         )
 
 

@@ -147,3 +147,38 @@ def test_a_suspended_pending_account_cannot_confirm(django_capture_on_commit_cal
 
     assert refused.value.code == "invalid_signup_link"
     assert not User.objects.get(pk=carol.pk).has_usable_password()
+
+
+def test_unconfirmed_signups_are_purged_after_a_week_freeing_the_username(alice):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from accounts import services
+
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as traveller:
+        services.signup_request(username="carol", email="carol@example.org", password=PASSWORD)
+        traveller.shift(timedelta(days=6))
+        services.signup_request(username="dave", email="dave@example.org", password=PASSWORD)
+        assert services.pending_signups_purge() == 0
+
+        traveller.shift(timedelta(days=1, seconds=1))
+        purged = services.pending_signups_purge()
+
+    assert purged == 1
+    assert sorted(User.objects.values_list("username", flat=True)) == ["alice", "dave"]
+    services.signup_request(username="carol", email="carol@example.org", password=PASSWORD)
+    assert User.objects.filter(username="carol").exists()
+
+
+def test_beat_purges_pending_signups_daily(settings):
+    from celticsite.celery import app
+
+    app.loader.import_default_modules()  # what a worker does at start: find the tasks
+    entry = settings.CELERY_BEAT_SCHEDULE["accounts-purge-pending-signups"]
+
+    assert entry["task"] == "accounts.tasks.purge_pending_signups"
+    assert entry["task"] in app.tasks
+    assert app.tasks[entry["task"]].delay().get() == 0  # eager in tests: nothing to purge

@@ -287,3 +287,17 @@ def test_sync_puts_back_what_was_removed_and_removes_extras():
 
     codenames = set(group.permissions.values_list("codename", flat=True))
     assert "annul_game" in codenames and "delete_user" not in codenames
+
+
+def test_sync_names_a_permission_that_does_not_exist_and_changes_nothing(monkeypatch):
+    from moderation import services as moderation_services
+
+    group = moderators_group_sync()
+    monkeypatch.setattr(
+        moderation_services, "MODERATOR_PERMISSIONS", ("games.annul_game", "games.fly_game")
+    )
+
+    with pytest.raises(LookupError, match=r"moderators group: games\.fly_game\.$"):
+        moderators_group_sync()
+
+    assert group.permissions.count() == len(MODERATOR_PERMISSIONS)
