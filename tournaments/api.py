@@ -59,15 +59,9 @@ def _managed(
     request: Request, tournament_id: int, *, permission: str = selectors.ORGANISE
 ) -> Tournament:
     """The tournament, if the user may see it (else 404) and run it (else 403)."""
-    tournament = _visible(request, tournament_id)
-    if not selectors.tournament_can_manage(
-        tournament=tournament, user=request.user, permission=permission
-    ):
-        raise errors.NotOrganiser(
-            f"Only the organiser of {tournament} (holding the organiser permission) or an "
-            "administrator may do this."
-        )
-    return tournament
+    return selectors.tournament_get_managed(
+        tournament_id=tournament_id, user=request.user, permission=permission
+    )
 
 
 def _detail(request: Request, tournament_id: int) -> dict[str, Any]:
@@ -467,6 +461,22 @@ class RoundPairManuallyApi(LoggedInApi):
         return Response(s.RoundOutputSerializer(shown).data, status=status.HTTP_201_CREATED)
 
 
+def _game_result(
+    request: Request, tournament_id: int, tournament_game_id: int, service: Any
+) -> Response:
+    """Adjudicate or fix the result of one pairing of the tournament, with a reason."""
+    tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
+    selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
+    data = _valid(s.ResultInputSerializer, request).validated_data
+    link = service(
+        tournament_game_id=tournament_game_id,
+        actor=request.user,
+        result=data["result"],
+        reason=data["reason"],
+    )
+    return Response(s.TournamentGameOutputSerializer(link).data)
+
+
 class GameAdjudicateApi(LoggedInApi):
     @extend_schema(
         operation_id="tournaments_game_adjudicate",
@@ -477,16 +487,9 @@ class GameAdjudicateApi(LoggedInApi):
         tags=TAGS,
     )
     def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
-        tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
-        selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
-        data = _valid(s.ResultInputSerializer, request).validated_data
-        link = services.tournament_game_adjudicate(
-            tournament_game_id=tournament_game_id,
-            actor=request.user,
-            result=data["result"],
-            reason=data["reason"],
+        return _game_result(
+            request, tournament_id, tournament_game_id, services.tournament_game_adjudicate
         )
-        return Response(s.TournamentGameOutputSerializer(link).data)
 
 
 class GameResultFixApi(LoggedInApi):
@@ -500,16 +503,9 @@ class GameResultFixApi(LoggedInApi):
         tags=TAGS,
     )
     def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
-        tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
-        selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
-        data = _valid(s.ResultInputSerializer, request).validated_data
-        link = services.tournament_result_fix(
-            tournament_game_id=tournament_game_id,
-            actor=request.user,
-            result=data["result"],
-            reason=data["reason"],
+        return _game_result(
+            request, tournament_id, tournament_game_id, services.tournament_result_fix
         )
-        return Response(s.TournamentGameOutputSerializer(link).data)
 
 
 class MatchDecideApi(LoggedInApi):

@@ -499,6 +499,20 @@ def tournament_can_manage(
     return permission != ORGANISE and user.is_staff and user.has_perm(permission)
 
 
+def tournament_get_managed(
+    *, tournament_id: int, user: AnyUser | None, permission: str = ORGANISE
+) -> Tournament:
+    """The tournament if ``user`` may see it (else ``TournamentNotFound``) and run it
+    (``tournament_can_manage`` with ``permission``, else ``NotOrganiser``)."""
+    tournament = tournament_get_visible(tournament_id=tournament_id, user=user)
+    if not tournament_can_manage(tournament=tournament, user=user, permission=permission):
+        raise errors.NotOrganiser(
+            f"Only the organiser of {tournament} (holding the organiser permission) or an "
+            "administrator may do this."
+        )
+    return tournament
+
+
 @dataclass(frozen=True)
 class StandingsLine:
     """A standings row with the places the player can still reach (None for a knockout)."""

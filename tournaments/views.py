@@ -43,12 +43,12 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
 def _managed(
     request: HttpRequest, tournament_id: int, *, permission: str = selectors.ORGANISE
 ) -> Tournament:
-    tournament = _visible(request, tournament_id)
-    if not selectors.tournament_can_manage(
-        tournament=tournament, user=request.user, permission=permission
-    ):
-        raise errors.NotOrganiser(f"Only the organiser of {tournament} may do this.")
-    return tournament
+    try:
+        return selectors.tournament_get_managed(
+            tournament_id=tournament_id, user=request.user, permission=permission
+        )
+    except errors.TournamentNotFound as exc:
+        raise Http404(exc.detail) from None
 
 
 def _action(view: View) -> View:
