@@ -130,9 +130,13 @@ def _type_problem(field: Any, value: Any) -> Any:
         return None
     types, description = expected
     wrong_bool = isinstance(value, bool) and bool not in types  # Python's bool is an int
-    if isinstance(value, types) and not wrong_bool:
-        return None
-    return [f"Expected {description}, not {json_kind(value)}."]
+    if not isinstance(value, types) or wrong_bool:
+        return [f"Expected {description}, not {json_kind(value)}."]
+    if isinstance(field, serializers.ChoiceField) and value not in field.choices:
+        # DRF's own message would repeat the whole input.
+        choices = ", ".join(str(choice) for choice in field.choices)
+        return [f"{quote(value)} is not a choice: expected one of {choices}."]
+    return None
 
 
 def _expected_json_type(field: Any) -> tuple[tuple[type, ...], str] | None:

@@ -223,3 +223,12 @@ def test_a_long_query_value_is_quoted_briefly(client, url, expected):
 
     assert response.status_code == 400
     assert response.json()["detail"] == expected.format(repr("z" * 40 + "…"))
+
+
+def test_an_unknown_choice_is_named_briefly_with_the_choices(alice_api):
+    response = alice_api.post("/api/v1/challenges/", {"colour": "p" * 5000}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        f"colour: {'p' * 40 + '…'!r} is not a choice: expected one of orange, blue, random."
+    )

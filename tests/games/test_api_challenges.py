@@ -92,7 +92,9 @@ def test_an_unknown_clock_kind_is_a_field_error(alice_api):
     response = create(alice_api, time_control={"kind": "hourglass"})
     assert response.status_code == 400
     assert response.json()["errors"] == {
-        "time_control": {"kind": ['"hourglass" is not a valid choice.']}
+        "time_control": {
+            "kind": ["'hourglass' is not a choice: expected one of per_move, fischer, none."]
+        }
     }
 
 
