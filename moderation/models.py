@@ -33,6 +33,8 @@ class AuditAction(models.TextChoices):
     TOURNAMENT_RESULT_FIX = "tournament_result_fix", "Tournament result fixed"
     TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
     TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
+    TOURNAMENT_BYE = "tournament_bye", "Tournament bye or absence entered by the organiser"
+    TOURNAMENT_FORBIDDEN_PAIRS = "tournament_forbidden_pairs", "Tournament forbidden pairs set"
     OTHER = "other", "Other"
 
 

@@ -54,6 +54,9 @@ class TournamentForm(forms.Form):
     def settings(self) -> dict[str, Any]:
         """The cleaned settings as ``tournament_create``/``tournament_update`` take them."""
         data = {name: self.cleaned_data[name] for name in SETTING_FIELDS}
+        for name in OPTIONAL_WITH_DEFAULT:  # left empty: the model's default
+            if data[name] in (None, ""):
+                data[name] = Tournament._meta.get_field(name).get_default()
         data["time_control"] = self.time_control()
         return data
 
@@ -79,6 +82,10 @@ TournamentForm.base_fields.update(
     )
 )
 TournamentForm.base_fields["name"].validators = []  # the service checks it with the others
+# Swiss settings a round robin or knockout form may leave empty.
+OPTIONAL_WITH_DEFAULT = ("half_point_byes_max", "late_entry_bye")
+for _name in OPTIONAL_WITH_DEFAULT:
+    TournamentForm.base_fields[_name].required = False
 for _name in TIME_CONTROL_FIELDS:
     TournamentForm.base_fields[_name] = ChallengeForm.base_fields[_name]
 

@@ -129,6 +129,39 @@ class Tournament(TimeControlFields):
     withdrawal_policy = models.CharField(
         max_length=12, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.HALF_RULE
     )
+    late_entry_last_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss: players may still join until this round is paired (empty: no late "
+        "entries).",
+    )
+    late_entry_bye = models.CharField(
+        max_length=1,
+        choices=[("Z", "No points"), ("H", "Half a point")],
+        default="Z",
+        help_text="Swiss: what a late entrant scores for each round missed (a zero- or "
+        "half-point bye).",
+    )
+    half_point_byes_max = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Swiss: half-point byes a player may request ahead of a round (0: none).",
+    )
+    forfeits_to_withdraw = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Swiss: a player who loses this many games by forfeit is withdrawn (empty: "
+        "never).",
+    )
+    accelerated = models.BooleanField(
+        default=False,
+        help_text="Swiss: Baku acceleration (FIDE C.04.5) for the first half of the rounds.",
+    )
+    forbidden_pairs = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Swiss: pairs of entry ids who must never be paired together, "
+        "e.g. [[12, 15]] (same club or family).",
+    )
     tiebreaks = models.JSONField(
         default=list,
         blank=True,
@@ -222,6 +255,9 @@ class Entry(models.Model):
     )
     rating_at_start = models.PositiveSmallIntegerField(null=True, blank=True)
     section = models.PositiveSmallIntegerField(default=1)
+    joined_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round the player could be paired in (late entries)."
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)

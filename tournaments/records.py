@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tournaments.models import Bye, Entry, Tournament, TournamentGame
+from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
 
 Result = TournamentGame.Result
@@ -78,7 +78,12 @@ def section_fields(tournament: Tournament) -> list[SectionField]:
     for entry in seated_entries(tournament):
         by_section[entry.section].append(entry)
     games = TournamentGame.objects.filter(tournament=tournament).select_related("round")
-    byes = Bye.objects.filter(round__tournament=tournament).select_related("round")
+    # A bye entered ahead for a round not yet paired counts once the round starts.
+    byes = (
+        Bye.objects.filter(round__tournament=tournament)
+        .exclude(round__status=Round.Status.PLANNED)
+        .select_related("round")
+    )
     rounds = _round_records(games, byes)
     fields = []
     for section, entries in sorted(by_section.items()):

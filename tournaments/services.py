@@ -33,6 +33,7 @@ from notifications import events as notification_events
 from tournaments import errors, selectors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
+from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.knockout import (
     BracketMatch,
     MatchDecision,
@@ -91,7 +92,20 @@ SETTING_FIELDS: tuple[str, ...] = (
     "withdrawal_policy",
     "tiebreaks",
     "tiebreak_edition",
+    "late_entry_last_round",
+    "late_entry_bye",
+    "half_point_byes_max",
+    "forfeits_to_withdraw",
+    "accelerated",
 )
+
+# Settings that only a Swiss event uses, with the value every other format keeps.
+SWISS_ONLY_DEFAULTS: dict[str, Any] = {
+    "late_entry_last_round": None,
+    "half_point_byes_max": 0,
+    "forfeits_to_withdraw": None,
+    "accelerated": False,
+}
 
 
 # --- Loading and permissions ----------------------------------------------------------------
@@ -245,6 +259,7 @@ def _validate(t: Tournament) -> None:
         problems["ends_at"] = "After the start date."
     if t.format == Tournament.Format.SWISS and not t.rounds_planned:
         problems["rounds_planned"] = "A Swiss event needs its number of rounds."
+    problems.update(_swiss_problems(t))
     if t.section_size is not None and t.format != Tournament.Format.ROUND_ROBIN:
         problems["section_size"] = "Only a round robin is split into sections."
     if t.section_size is not None and t.section_size < 3:
@@ -277,6 +292,28 @@ def _validate(t: Tournament) -> None:
     if problems:
         summary = "; ".join(f"{field}: {text}" for field, text in problems.items())
         raise errors.InvalidSettings(f"Invalid settings: {summary}", errors=problems)
+
+
+def _swiss_problems(t: Tournament) -> dict[str, str]:
+    """The Swiss settings: late entries, byes, forfeits, acceleration (Swiss events only)."""
+    problems: dict[str, str] = {}
+    if t.format != Tournament.Format.SWISS:
+        for field, default in SWISS_ONLY_DEFAULTS.items():
+            if getattr(t, field) != default:
+                problems[field] = "Only a Swiss event uses this setting."
+        return problems
+    last = t.late_entry_last_round
+    if last is not None and not (2 <= last <= (t.rounds_planned or 0)):
+        problems["late_entry_last_round"] = (
+            f"A round from 2 to the number of rounds ({t.rounds_planned}), or empty."
+        )
+    if t.late_entry_bye not in (Bye.Kind.ZERO, Bye.Kind.HALF):
+        problems["late_entry_bye"] = "Z (no points) or H (half a point) per missed round."
+    if t.half_point_byes_max > (t.rounds_planned or 0):
+        problems["half_point_byes_max"] = f"At most the number of rounds ({t.rounds_planned})."
+    if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw < 1:
+        problems["forfeits_to_withdraw"] = "At least 1, or empty."
+    return problems
 
 
 # --- Registration -----------------------------------------------------------------------------
@@ -315,6 +352,8 @@ def tournament_register(
     """
     now = now or timezone.now()
     tournament = _tournament_locked(tournament_id)
+    if tournament.status == Tournament.Status.RUNNING:
+        return _late_register(tournament, user=user, entry_code=entry_code)
     existing = tournament.entries.filter(player=user).first()
     invited = existing is not None and existing.status == Entry.Status.INVITED
     if existing is not None and not invited and existing.status != Entry.Status.DECLINED:
@@ -335,6 +374,60 @@ def tournament_register(
     if not pending:
         _start_if_full(tournament, now=now)
     return entry
+
+
+def _late_register(tournament: Tournament, *, user: User, entry_code: str) -> Entry:
+    """A late entry to a running Swiss: seated at once (or waiting for approval), with a
+    bye of the event's kind for every round already paired."""
+    _late_round_open(tournament)
+    existing = tournament.entries.filter(player=user).first()
+    if existing is not None and existing.status != Entry.Status.DECLINED:
+        raise errors.AlreadyRegistered(
+            f"You are already in {tournament.name} ({existing.get_status_display().lower()})."
+        )
+    _check_eligibility(tournament, user=user, entry_code=entry_code)
+    _check_running_games(tournament, user=user)
+    pending = tournament.registration_mode == Tournament.RegistrationMode.APPROVAL
+    if not pending:
+        _check_room(tournament)
+    entry = existing or Entry(tournament=tournament, player=user)
+    entry.name = selectors.player_name(user=user)
+    entry.status = Entry.Status.PENDING
+    entry.save()
+    if not pending:
+        _late_seat(tournament, entry)
+    return entry
+
+
+def _late_round_open(tournament: Tournament) -> Round:
+    """The round a late entrant would start in; refused when late entries are over."""
+    nxt = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    last = tournament.late_entry_last_round
+    if tournament.format != Tournament.Format.SWISS or last is None:
+        raise _refuse("registration_closed", f"{tournament} has started: it takes no late entries.")
+    if nxt is None or nxt.number > last:
+        raise _refuse(
+            "late_entry_closed",
+            f"{tournament} took late entries until round {last} was paired.",
+        )
+    return nxt
+
+
+def _late_seat(tournament: Tournament, entry: Entry) -> None:
+    """Give a late entrant the next starting number (the others keep theirs), their rating,
+    and a bye (the event's ``late_entry_bye``) for each round already paired."""
+    first = _late_round_open(tournament)
+    last_seed = tournament.entries.filter(seed__isnull=False).order_by("-seed").first()
+    rating = selectors.player_ratings(users=[entry.player]) if entry.player else {}
+    entry.seed = (last_seed.seed if last_seed and last_seed.seed else 0) + 1
+    entry.rating_at_start = rating.get(entry.player_id) if entry.player_id else None
+    entry.joined_round = first.number
+    entry.status = Entry.Status.ACTIVE
+    entry.save(update_fields=["seed", "rating_at_start", "joined_round", "status"])
+    Bye.objects.bulk_create(
+        Bye(round=rnd, entry=entry, kind=tournament.late_entry_bye)
+        for rnd in tournament.rounds.filter(number__lt=first.number)
+    )
 
 
 def _check_window(tournament: Tournament, *, now: datetime) -> None:
@@ -425,13 +518,21 @@ def entry_approve(*, entry_id: int, actor: User, now: datetime | None = None) ->
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
     _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
-    _require_status(tournament, Tournament.Status.REGISTRATION, doing="approve entries")
+    _require_status(
+        tournament,
+        Tournament.Status.REGISTRATION,
+        Tournament.Status.RUNNING,
+        doing="approve entries",
+    )
     if entry.status != Entry.Status.PENDING:
         raise errors.WrongStatus(
             f"{entry.name}'s entry is {entry.get_status_display().lower()}, not waiting.",
             code="entry_not_pending",
         )
     _check_room(tournament)
+    if tournament.status == Tournament.Status.RUNNING:  # a late entry to a Swiss
+        _late_seat(tournament, entry)
+        return entry
     entry.status = Entry.Status.APPROVED
     entry.save(update_fields=["status"])
     _start_if_full(tournament, now=now or timezone.now())
@@ -700,16 +801,47 @@ def _round_start(
 def _pair(tournament: Tournament, rnd: Round, field: SectionField) -> RoundPairing:
     system = pairing_system_for(format=tournament.format)
     total = tournament.rounds.count()
+    options: dict[str, Any] = {}
     if tournament.is_round_robin:
         total = _section_rounds(tournament, len(field.entries))
         if rnd.number > total:  # a smaller section has finished its rounds
             return RoundPairing(pairs=())
+    if tournament.format == Tournament.Format.SWISS:
+        options = _swiss_options(tournament, field, total_rounds=total)
     try:
+        # Every seated player goes in, withdrawn ones too (named absent), so that the
+        # pairing numbers of the others stay put.
         return system(
-            field.records, round_number=rnd.number, total_rounds=total, absent=field.absent
+            field.records,
+            round_number=rnd.number,
+            total_rounds=total,
+            absent=field.absent | _excused(rnd, field),
+            **options,
         )
     except PairingError as exc:
         raise errors.PairingFailed(f"Round {rnd.number} cannot be paired: {exc}") from None
+
+
+def _excused(rnd: Round, field: SectionField) -> frozenset[int]:
+    """Players with a bye entered ahead for ``rnd`` (requested half-point byes, absences)."""
+    entry_ids = set(rnd.byes.values_list("entry_id", flat=True))
+    return frozenset(field.number_of(e.pk) for e in field.entries if e.pk in entry_ids)
+
+
+def _swiss_options(tournament: Tournament, field: SectionField, *, total_rounds: int) -> dict:
+    """Forbidden pairs and Baku acceleration (C.04.5) in the Dutch system's numbers."""
+    numbers = {entry.pk: index + 1 for index, entry in enumerate(field.entries)}
+    forbidden = tuple(
+        frozenset((numbers[a], numbers[b]))
+        for a, b in tournament.forbidden_pairs
+        if a in numbers and b in numbers
+    )
+    acceleration = {}
+    if tournament.accelerated:
+        # Group A is the top of the starting list: late entrants are never in it.
+        at_start = sum(1 for entry in field.entries if entry.joined_round == 1)
+        acceleration = baku_acceleration(at_start, total_rounds)
+    return {"forbidden_pairs": forbidden, "acceleration": acceleration}
 
 
 def _section_rounds(tournament: Tournament, size: int) -> int:
@@ -846,7 +978,7 @@ def round_pair_manually(
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
     field = fields[0]
-    pairing = _manual_pairing(field, pairs=pairs, byes=byes)
+    pairing = _manual_pairing(field, pairs=pairs, byes=byes, excused=_excused(rnd, field))
     audit_record(
         actor=actor,
         action=AuditAction.TOURNAMENT_PAIRING,
@@ -859,7 +991,11 @@ def round_pair_manually(
 
 
 def _manual_pairing(
-    field: SectionField, *, pairs: Sequence[tuple[int, int]], byes: Sequence[int]
+    field: SectionField,
+    *,
+    pairs: Sequence[tuple[int, int]],
+    byes: Sequence[int],
+    excused: frozenset[int] = frozenset(),
 ) -> RoundPairing:
     try:
         numbered = [(field.number_of(a), field.number_of(b)) for a, b in pairs]
@@ -869,16 +1005,18 @@ def _manual_pairing(
             f"Entry #{exc.args[0]} is not a player of this tournament.", code="unknown_entry"
         ) from None
     seen = [n for pair in numbered for n in pair] + bye_numbers
-    present = {r.number for r in field.records} - field.absent
+    present = {r.number for r in field.records} - field.absent - excused
     repeated = sorted({field.entry(n).name for n in seen if seen.count(n) > 1})
     missing = sorted(field.entry(n).name for n in present - set(seen))
     gone = sorted(field.entry(n).name for n in set(seen) & field.absent)
+    away = sorted(field.entry(n).name for n in set(seen) & excused)
     problems = [
         f"{label}: {', '.join(names)}"
         for label, names in (
             ("paired twice", repeated),
             ("not paired", missing),
             ("withdrawn", gone),
+            ("with a bye already entered for this round", away),
         )
         if names
     ]
@@ -928,7 +1066,35 @@ def _game_result_record(tournament: Tournament, link: TournamentGame, *, now: da
         return
     if link.match_id is not None:
         _knockout_match_settle(tournament, link.match, now=now)
+    _withdraw_forfeiters(tournament, link, now=now)
     _round_complete_if_done(tournament, link.round, now=now)
+
+
+_FORFEIT_LOSSES = {
+    "orange": (Result.BLUE_FORFEIT_WIN, Result.DOUBLE_FORFEIT),
+    "blue": (Result.ORANGE_FORFEIT_WIN, Result.DOUBLE_FORFEIT),
+}
+
+
+def _withdraw_forfeiters(tournament: Tournament, link: TournamentGame, *, now: datetime) -> None:
+    """A Swiss player who has now lost ``forfeits_to_withdraw`` games by forfeit is treated
+    as withdrawn (not answering): they are not paired again."""
+    limit = tournament.forfeits_to_withdraw
+    if tournament.format != Tournament.Format.SWISS or limit is None:
+        return
+    for side in ("orange", "blue"):
+        if link.result not in _FORFEIT_LOSSES[side]:
+            continue
+        entry = Entry.objects.get(pk=getattr(link, f"{side}_id"))
+        if entry.status != Entry.Status.ACTIVE:
+            continue
+        lost = TournamentGame.objects.filter(
+            Q(orange=entry, result__in=_FORFEIT_LOSSES["orange"])
+            | Q(blue=entry, result__in=_FORFEIT_LOSSES["blue"]),
+            tournament=tournament,
+        ).count()
+        if lost >= limit:
+            _withdraw(tournament, entry, status=Entry.Status.WITHDRAWN, now=now)
 
 
 def result_of_game(*, game: Game) -> str:
@@ -1102,6 +1268,152 @@ def _played_less_than_half(
         1 for link in links if link.result in (Result.ORANGE_WINS, Result.BLUE_WINS, Result.DRAW)
     )
     return 2 * played < scheduled
+
+
+# --- Swiss: byes ahead of a round, absences, forbidden pairs ---------------------------------
+
+
+def _swiss_round_to_come(tournament: Tournament, round_number: int | None) -> Round:
+    """A round of a running Swiss not paired yet (the next one when ``round_number`` is
+    None); refused otherwise, naming why."""
+    _require_status(tournament, Tournament.Status.RUNNING, doing="enter a bye")
+    if tournament.format != Tournament.Format.SWISS:
+        raise errors.WrongStatus(
+            "Byes ahead of a round are for Swiss events: other formats are paired in advance.",
+            code="byes_swiss_only",
+        )
+    rounds = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number")
+    rnd = rounds.first() if round_number is None else rounds.filter(number=round_number).first()
+    if rnd is None:
+        raise errors.WrongStatus(
+            f"Round {round_number or 'next'} of {tournament} is not waiting to be paired: "
+            "a bye can only be entered before its round is paired.",
+            code="round_paired",
+        )
+    return rnd
+
+
+@transaction.atomic
+def bye_request(*, tournament_id: int, user: User, round_number: int | None = None) -> Bye:
+    """``user`` asks for a half-point bye in a Swiss round not paired yet (the next one by
+    default), within the event's ``half_point_byes_max``; they are not paired that round."""
+    tournament = _tournament_locked(tournament_id)
+    rnd = _swiss_round_to_come(tournament, round_number)
+    entry = tournament.entries.filter(player=user, status=Entry.Status.ACTIVE).first()
+    if entry is None:
+        raise errors.NotInTournament(f"You are not playing in {tournament}.")
+    if rnd.byes.filter(entry=entry).exists():
+        raise errors.WrongStatus(
+            f"You already have a bye in round {rnd.number}.", code="bye_already_entered"
+        )
+    taken = entry.byes.filter(kind=Bye.Kind.HALF, round__number__gte=entry.joined_round).count()
+    if taken >= tournament.half_point_byes_max:
+        raise errors.WrongStatus(
+            f"{tournament} allows {tournament.half_point_byes_max} half-point bye(s) per "
+            f"player; you have had {taken}.",
+            code="bye_limit_reached",
+        )
+    return Bye.objects.create(round=rnd, entry=entry, kind=Bye.Kind.HALF)
+
+
+@transaction.atomic
+def bye_request_cancel(*, tournament_id: int, user: User, round_number: int) -> None:
+    """``user`` takes back their half-point bye for a round not paired yet."""
+    tournament = _tournament_locked(tournament_id)
+    rnd = _swiss_round_to_come(tournament, round_number)
+    deleted, _ = rnd.byes.filter(entry__player=user, kind=Bye.Kind.HALF).delete()
+    if not deleted:
+        raise errors.NotInTournament(
+            f"You have no half-point bye in round {round_number}.", code="no_bye"
+        )
+
+
+@transaction.atomic
+def bye_enter(
+    *,
+    tournament_id: int,
+    actor: User,
+    entry_id: int,
+    kind: str,
+    reason: str,
+    round_number: int | None = None,
+) -> Bye:
+    """The organiser enters a bye ahead of a Swiss round not paired yet: ``Z`` (absent, no
+    points), ``H`` (half a point, outside the players' limit) or ``F`` (a full point).
+    Audited with the reason; the player is not paired that round."""
+    entry = _entry_with_tournament_locked(entry_id)
+    tournament = entry.tournament
+    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    reason = _require_reason(reason)
+    rnd = _swiss_round_to_come(tournament, round_number)
+    if kind not in (Bye.Kind.ZERO, Bye.Kind.HALF, Bye.Kind.FULL):
+        raise errors.InvalidSettings(
+            f"kind {kind!r} is not one of Z (absent), H (half point), F (full point).",
+            code="invalid_bye_kind",
+        )
+    if entry.status != Entry.Status.ACTIVE:
+        raise errors.WrongStatus(
+            f"{entry.name} is {entry.get_status_display().lower()}, not playing.",
+            code="entry_not_active",
+        )
+    bye, _ = Bye.objects.update_or_create(round=rnd, entry=entry, defaults={"kind": kind})
+    audit_record(
+        actor=actor,
+        action=AuditAction.TOURNAMENT_BYE,
+        target=entry,
+        reason=reason,
+        data={"tournament": tournament.pk, "round": rnd.number, "kind": kind},
+    )
+    return bye
+
+
+@transaction.atomic
+def forbidden_pairs_set(
+    *, tournament_id: int, actor: User, pairs: Sequence[tuple[int, int]], reason: str = ""
+) -> Tournament:
+    """The organiser lists the pairs of entries (by id) who must never meet in a Swiss (same
+    club, same family), replacing the previous list; rounds paired later honour it.
+    Audited once the event runs."""
+    tournament = _tournament_locked(tournament_id)
+    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_status(
+        tournament,
+        Tournament.Status.DRAFT,
+        Tournament.Status.REGISTRATION,
+        Tournament.Status.RUNNING,
+        doing="set forbidden pairs",
+    )
+    if tournament.format != Tournament.Format.SWISS:
+        raise errors.InvalidSettings(
+            "Forbidden pairs are for Swiss events (other formats do not pair by score).",
+            code="forbidden_pairs_swiss_only",
+        )
+    running = tournament.status == Tournament.Status.RUNNING
+    reason = _require_reason(reason) if running else reason.strip()
+    known = set(tournament.entries.values_list("pk", flat=True))
+    cleaned: set[tuple[int, int]] = set()
+    for a, b in pairs:
+        if a == b:
+            raise errors.InvalidSettings(
+                f"Entry #{a} is paired with itself.", code="forbidden_pair_invalid"
+            )
+        strangers = sorted({a, b} - known)
+        if strangers:
+            raise errors.InvalidSettings(
+                f"Entry #{strangers[0]} is not a player of {tournament}.", code="unknown_entry"
+            )
+        cleaned.add((min(a, b), max(a, b)))
+    tournament.forbidden_pairs = [list(pair) for pair in sorted(cleaned)]
+    tournament.save(update_fields=["forbidden_pairs"])
+    if running:
+        audit_record(
+            actor=actor,
+            action=AuditAction.TOURNAMENT_FORBIDDEN_PAIRS,
+            target=tournament,
+            reason=reason,
+            data={"pairs": tournament.forbidden_pairs},
+        )
+    return tournament
 
 
 # --- Deadlines and the organiser's decisions -------------------------------------------------
