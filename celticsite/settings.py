@@ -198,6 +198,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": crontab(hour=7, minute=0),
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
+    # docs/RANKINGS.md: the stored ranking is built for one UTC date.
+    "rankings-refresh": {
+        "task": "rankings.tasks.refresh_ranking",
+        "schedule": crontab(hour=0, minute=1),
+    },
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

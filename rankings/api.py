@@ -49,10 +49,11 @@ class RankingListApi(APIView):
         responses={200: RankingEntryOutputSerializer(many=True), 400: INVALID},
     )
     def get(self, request: Request) -> Response:
-        entries = selectors.ranking_list(**_filters(request))
+        rows = selectors.ranking_rows(**_filters(request))
         paginator = Pagination()
-        page = paginator.paginate_queryset(entries, request, view=self)
-        serializer = RankingEntryOutputSerializer(page, many=True)
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        entries = [selectors.ranking_entry(row) for row in page]
+        serializer = RankingEntryOutputSerializer(entries, many=True)
         return paginator.get_paginated_response(serializer.data)
 
 
@@ -88,7 +89,7 @@ class RankingCsvApi(APIView):
         },
     )
     def get(self, request: Request) -> HttpResponse:
-        entries = selectors.ranking_list(**_filters(request))
+        entries = map(selectors.ranking_entry, selectors.ranking_rows(**_filters(request)))
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(

@@ -166,3 +166,39 @@ class PlayerRating(models.Model):
         rating = cls(player_id=player_id)
         rating.set_state(state)
         return rating
+
+
+class RankingPosition(models.Model):
+    """A player's place in the stored ranking list (players with at least one rated game).
+
+    Kept up to date by `rankings.services` in the rating transaction and rebuilt once a
+    day (activity, rank changes and grown deviations depend on the date), so reading the
+    list is a paginated query ordered by `position`.
+    """
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="ranking_position"
+    )
+    position = models.PositiveIntegerField(help_text="Place in the list: ranked players first.")
+    rank = models.PositiveIntegerField(null=True, blank=True, help_text="None if inactive.")
+    previous_rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="World rank RANK_CHANGE_DAYS ago, None if unranked."
+    )
+    glicko_rd = models.FloatField(help_text="Glicko-2 RD grown to the ranking's date.")
+
+    class Meta:
+        indexes = [models.Index(fields=["position"], name="ranking_position_order")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: #{self.rank or '-'}"
+
+
+class RankingState(models.Model):
+    """One row: which date and settings the stored ranking was built for. Its row lock
+    serialises every rewrite of the stored ranking."""
+
+    key = models.CharField(max_length=500, blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.key or "never built"
