@@ -94,9 +94,17 @@ class RatedResult(models.Model):
 class RatingSnapshot(models.Model):
     """A player's ratings after one rated result: the history behind charts and rank changes."""
 
-    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="snapshots")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="snapshots")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # No index of their own: `snapshot_once_per_player` starts with the result and
+    # `snapshot_player_time` with the player, and players with results cannot be deleted
+    # (RatedResult protects them), so the opponent is never looked up. Fewer indexes make
+    # the bulk writes of a recomputation cheaper.
+    result = models.ForeignKey(
+        RatedResult, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+    )
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     finished_at = models.DateTimeField()
     score = models.FloatField(help_text="This player's score: 1 win, 0.5 draw, 0 loss.")
     games = models.PositiveIntegerField(help_text="Rated games including this one.")

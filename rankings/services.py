@@ -244,11 +244,12 @@ def _snapshot_rows(result_id: int, finished_at: datetime, step: GameStep[int]) -
 
 
 def _write_snapshots(rows: list[tuple], *, update: bool = False) -> None:
-    """Insert snapshot rows (or, with `update`, rewrite rows whose id ends the tuple) with
-    one executemany.
+    """Insert snapshot rows (or, with `update`, rewrite the rows whose id ends each tuple).
 
-    A recomputation writes up to two rows per result; going around the ORM's per-value
-    preparation makes that several times faster (see docs/BENCHMARKS.md). The rows come from
+    A recomputation writes up to two rows per result, so this goes around the ORM's
+    per-object work: on PostgreSQL the rows go in with COPY (an update copies them into a
+    temporary table and updates from it in one statement); elsewhere with multi-row INSERTs
+    (an update: one executemany). See docs/BENCHMARKS.md. The rows come from
     `_snapshot_rows`, whose datetime is already adapted for the backend; the rest are ints
     and floats.
     """
@@ -256,15 +257,47 @@ def _write_snapshots(rows: list[tuple], *, update: bool = False) -> None:
         return
     meta = RatingSnapshot._meta
     quote = connection.ops.quote_name
+    table = quote(meta.db_table)
     columns = [quote(meta.get_field(name).column) for name in SNAPSHOT_FIELDS]
-    if update:
-        assignments = ", ".join(f"{column} = %s" for column in columns)
-        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    else:
-        placeholders = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders})"
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        if hasattr(cursor.cursor, "copy"):  # psycopg 3 (PostgreSQL)
+            _copy_snapshots(cursor, rows, table=table, columns=columns, update=update)
+        elif update:
+            assignments = ", ".join(f"{column} = %s" for column in columns)
+            pk = quote(meta.pk.column)
+            cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {pk} = %s", rows)
+        else:
+            limit = connection.features.max_query_params or 65535
+            per_statement = max(1, limit // len(columns))
+            row_sql = "(" + ", ".join(["%s"] * len(columns)) + ")"
+            for start in range(0, len(rows), per_statement):
+                chunk = rows[start : start + per_statement]
+                cursor.execute(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                    + ", ".join([row_sql] * len(chunk)),
+                    [value for row in chunk for value in row],
+                )
+
+
+def _copy_snapshots(
+    cursor: Any, rows: list[tuple], *, table: str, columns: list[str], update: bool
+) -> None:
+    """PostgreSQL: COPY the rows in; for an update, through a temporary table."""
+    pk = connection.ops.quote_name(RatingSnapshot._meta.pk.column)
+    target = table
+    if update:
+        target = "rating_snapshot_changes"
+        cursor.execute(f"CREATE TEMPORARY TABLE {target} (LIKE {table}) ON COMMIT DROP")
+    copied = [*columns, pk] if update else columns
+    with cursor.cursor.copy(f"COPY {target} ({', '.join(copied)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+    if update:
+        assignments = ", ".join(f"{column} = c.{column}" for column in columns)
+        cursor.execute(
+            f"UPDATE {table} AS s SET {assignments} FROM {target} AS c WHERE s.{pk} = c.{pk}"
+        )
+        cursor.execute(f"DROP TABLE {target}")
 
 
 def _update_ratings(ratings: list[PlayerRating]) -> None:
