@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 
-from accounts.selectors import profile_get
+from accounts.models import Profile, Vacation, default_reminder_hours
+from accounts.selectors import profile_get, vacation_intervals_by_user
+from accounts.validators import MAX_REMINDER_HOURS
+from games.clock import Interval, Pauses, running_time, running_time_at_least
 from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_clock, game_position
 from notifications.models import OutboxEmail
@@ -65,10 +70,13 @@ def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str
     return address
 
 
-def on_deadline_near(game: Game, *, hours: int, now: datetime) -> bool:
+def on_deadline_near(
+    game: Game, *, hours: int, now: datetime, vacations: tuple[Interval, ...] | None = None
+) -> bool:
     """The player to move has at most ``hours`` of running clock left (see
-    ``deadline_reminders_queue``). Returns whether a reminder was queued."""
-    reading = game_clock(game=game, now=now)
+    ``deadline_reminders_queue``; ``vacations``: theirs, if already read). Returns whether
+    a reminder was queued."""
+    reading = game_clock(game=game, now=now, vacations=vacations)
     if reading is None:
         return False
     user = game.player(game.to_move)
@@ -220,7 +228,18 @@ def on_tournament_round_started(
         )
 
 
-def deadline_reminders_queue(*, now: datetime) -> list[int]:
+#: How far away a deadline can be for a reminder to be due, when the player to move has no
+#: vacation: with weekends off, this span holds at least 14 days 20 hours of running clock,
+#: more than the largest reminder anyone can choose (MAX_REMINDER_HOURS, 14 days).
+REMINDER_WINDOW = timedelta(hours=MAX_REMINDER_HOURS) * 7 / 5 + timedelta(days=4)
+
+DEFAULT_TIME_ZONE = str(Profile._meta.get_field("time_zone").default)
+
+#: Games read per step of a reminder scan: memory stays bounded on any backlog.
+REMINDER_CHUNK = 2000
+
+
+def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK) -> list[int]:
     """Queue the deadline reminders due at ``now``; returns the ids of the games reminded.
 
     Each player chooses hours in ``Profile.reminder_hours`` (``[]``: none). In a game where
@@ -228,29 +247,122 @@ def deadline_reminders_queue(*, now: datetime) -> list[int]:
     most ``h`` hours left, if the turn gave them more than ``h`` hours. Only the smallest due
     ``h`` is sent, once per turn (its dedupe key names the ply and ``h``), so a late run
     sends one email rather than a burst.
+
+    Only games whose deadline is within ``REMINDER_WINDOW``, or whose player to move has a
+    vacation, are read, ``chunk_size`` at a time, as plain rows; each chunk costs three
+    queries (games, vacations, reminders already queued) plus the work of the reminders due.
     """
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
-        .select_related("orange__profile", "blue__profile")
-        .order_by("deadline", "pk")
+    on_vacation = Vacation.objects.filter(ends_at__gt=now).values("user_id")
+    candidates = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now).filter(
+        Q(deadline__lte=now + REMINDER_WINDOW)
+        | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
+        | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
     )
     reminded: list[int] = []
-    for game in games:
-        hours = _reminder_due(game, now=now)
-        if hours is None:
-            continue
+    after: tuple[datetime, int] | None = None
+    while True:
+        page = candidates
+        if after is not None:
+            page = page.filter(Q(deadline__gt=after[0]) | Q(deadline=after[0], pk__gt=after[1]))
+        rows = list(page.order_by("deadline", "pk").values_list(*_ReminderRow._fields)[:chunk_size])
+        reminded += _reminders_queue_chunk([_ReminderRow(*row) for row in rows], now=now)
+        if len(rows) < chunk_size:
+            return reminded
+        after = (rows[-1][1], rows[-1][0])
+
+
+class _ReminderRow(NamedTuple):
+    """What deciding whether a reminder is due needs of one game (field names as queried)."""
+
+    pk: int
+    deadline: datetime
+    ply: int
+    to_move: str
+    weekends_off: bool
+    vacation_allowed: bool
+    orange_id: int
+    blue_id: int
+    orange_time_left: timedelta | None
+    blue_time_left: timedelta | None
+    orange__profile__reminder_hours: list[int] | None
+    blue__profile__reminder_hours: list[int] | None
+    orange__profile__time_zone: str | None
+    blue__profile__time_zone: str | None
+
+
+def _reminders_queue_chunk(rows: list[_ReminderRow], *, now: datetime) -> list[int]:
+    """Queue the reminders due among ``rows``: one query for the movers' vacations, one for
+    the reminders already queued, then the emails of the rest, each in its own transaction."""
+    orange = Side.ORANGE
+    movers = {row.pk: row.orange_id if row.to_move == orange else row.blue_id for row in rows}
+    vacations = vacation_intervals_by_user(user_ids=movers.values(), since=now)
+    due: dict[int, tuple[int, str]] = {}  # game id -> (hours, dedupe key)
+    for row in rows:
+        mover = movers[row.pk]
+        is_orange = row.to_move == orange
+        hours = _reminder_due(
+            deadline=row.deadline,
+            now=now,
+            chosen=(
+                row.orange__profile__reminder_hours
+                if is_orange
+                else row.blue__profile__reminder_hours
+            ),
+            bank=row.orange_time_left if is_orange else row.blue_time_left,
+            zone=(
+                (row.orange__profile__time_zone if is_orange else row.blue__profile__time_zone)
+                or DEFAULT_TIME_ZONE  # no profile yet: the one it would be created with
+            )
+            if row.weekends_off
+            else None,
+            vacations=vacations.get(mover, ()) if row.vacation_allowed else (),
+        )
+        if hours is not None:
+            due[row.pk] = (hours, f"{Event.DEADLINE_REMINDER}:{row.pk}:{row.ply}:{mover}:{hours}h")
+    queued = set(
+        OutboxEmail.objects.filter(dedupe_key__in=[key for _, key in due.values()]).values_list(
+            "dedupe_key", flat=True
+        )
+    )
+    to_send = [game_id for game_id, (_, key) in due.items() if key not in queued]
+    reminded = []
+    games = Game.objects.select_related("orange__profile", "blue__profile").in_bulk(to_send)
+    for game_id in to_send:
+        game = games[game_id]
         with transaction.atomic():
-            if on_deadline_near(game, hours=hours, now=now):
-                reminded.append(game.pk)
+            if on_deadline_near(
+                game,
+                hours=due[game_id][0],
+                now=now,
+                vacations=vacations.get(movers[game_id], ()),
+            ):
+                reminded.append(game_id)
     return reminded
 
 
-def _reminder_due(game: Game, *, now: datetime) -> int | None:
-    """The smallest of the mover's reminder hours that is due now, or None."""
-    chosen = profile_get(user=game.player(game.to_move)).reminder_hours
-    bank = game.time_left(game.to_move)
-    reading = game_clock(game=game, now=now) if chosen and bank is not None else None
-    if reading is None:
+def _reminder_due(
+    *,
+    deadline: datetime,
+    now: datetime,
+    chosen: list[int] | None,
+    bank: timedelta | None,
+    zone: str | None,
+    vacations: tuple[Interval, ...],
+) -> int | None:
+    """The smallest of the mover's reminder hours that is due now, or None.
+
+    The exact running time is only worked out when a cheap lower bound of it does not
+    already rule every chosen reminder out.
+    """
+    if chosen is None:  # no profile yet: the defaults a profile would be created with
+        chosen = default_reminder_hours()
+    if not chosen or bank is None:
         return None
-    due = [h for h in chosen if reading.time_left <= timedelta(hours=h) < bank]
+    if running_time_at_least(
+        now, deadline, weekends_off=zone is not None, vacations=vacations
+    ) > timedelta(hours=max(chosen)):
+        return None
+    pauses = Pauses(weekend_zone=ZoneInfo(zone) if zone else None, vacations=vacations)
+    time_left = running_time(now, deadline, pauses.stream(since=now))
+    due = [h for h in chosen if time_left <= timedelta(hours=h) < bank]
     return min(due, default=None)
