@@ -13,8 +13,8 @@ from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 from accounts.selectors import profile_get, vacation_intervals, vacation_intervals_by_user
 from games import errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
-from games.engine import game_state, variant_of
-from games.models import Challenge, Game, GameMessage, Side
+from games.engine import game_state, replay, variant_of
+from games.models import Challenge, Game, GameMessage, Move, Side
 from games.rules import GameRecord, GameState
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -73,6 +73,12 @@ def game_position(*, game: Game, ply: int | None = None) -> GameState:
             f"ply {ply} is outside this game: expected 0 to {game.ply}.", code="invalid_ply"
         )
     return game_state(game, ply=ply)
+
+
+def game_moves_and_position(*, game: Game) -> tuple[list[Move], GameState]:
+    """Every recorded turn of the game and the position after them, from one read."""
+    rows = list(game.moves.order_by("ply"))
+    return rows, replay(rows, variant_of(game))
 
 
 def game_record(*, game: Game) -> GameRecord:
