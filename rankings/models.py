@@ -94,17 +94,31 @@ class RatedResult(models.Model):
 class RatingSnapshot(models.Model):
     """A player's ratings after one rated result: the history behind charts and rank changes."""
 
-    # No index of their own: `snapshot_once_per_player` starts with the result and
-    # `snapshot_player_time` with the player, and players with results cannot be deleted
-    # (RatedResult protects them), so the opponent is never looked up. Fewer indexes make
-    # the bulk writes of a recomputation cheaper.
+    # Derived data, written in bulk by every recomputation (two rows per result), so:
+    # - no index of their own: `snapshot_once_per_player` starts with the result and
+    #   `snapshot_player_time` with the player, and players with results cannot be deleted
+    #   (RatedResult protects them), so the opponent is never looked up;
+    # - no database constraint: checking 600,000 deferred references took longer at commit
+    #   than writing the rows (docs/BENCHMARKS.md). Django still cascades deletes, only
+    #   `rankings.services` writes these rows, and a recomputation deletes any row whose
+    #   result no longer counts.
     result = models.ForeignKey(
-        RatedResult, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+        RatedResult,
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        db_index=False,
+        db_constraint=False,
     )
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        db_index=False,
+        db_constraint=False,
     )
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     finished_at = models.DateTimeField()
     score = models.FloatField(help_text="This player's score: 1 win, 0.5 draw, 0 loss.")
     games = models.PositiveIntegerField(help_text="Rated games including this one.")
