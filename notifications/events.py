@@ -7,6 +7,7 @@ precisely enough that calling a hook twice for the same thing queues one email.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -249,26 +250,27 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
     sends one email rather than a burst.
 
     Only games whose deadline is within ``REMINDER_WINDOW``, or whose player to move has a
-    vacation, are read, ``chunk_size`` at a time, as plain rows; each chunk costs three
-    queries (games, vacations, reminders already queued) plus the work of the reminders due.
+    vacation, are read: as plain game rows in one streamed query, handled ``chunk_size`` at
+    a time (memory stays bounded). Each chunk costs a query for the movers' reminder choices
+    and time zones, one for their vacations and, when some reminder is due, one for the
+    reminders already queued; then the work of the reminders still to send.
     """
     on_vacation = Vacation.objects.filter(ends_at__gt=now).values("user_id")
-    candidates = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now).filter(
-        Q(deadline__lte=now + REMINDER_WINDOW)
-        | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
-        | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
+    candidates = (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
+        .filter(
+            Q(deadline__lte=now + REMINDER_WINDOW)
+            | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
+            | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
+        )
+        .order_by("deadline", "pk")
+        .values_list(*_ReminderRow._fields)
+        .iterator(chunk_size=chunk_size)
     )
     reminded: list[int] = []
-    after: tuple[datetime, int] | None = None
-    while True:
-        page = candidates
-        if after is not None:
-            page = page.filter(Q(deadline__gt=after[0]) | Q(deadline=after[0], pk__gt=after[1]))
-        rows = list(page.order_by("deadline", "pk").values_list(*_ReminderRow._fields)[:chunk_size])
-        reminded += _reminders_queue_chunk([_ReminderRow(*row) for row in rows], now=now)
-        if len(rows) < chunk_size:
-            return reminded
-        after = (rows[-1][1], rows[-1][0])
+    while chunk := [_ReminderRow(*row) for row in itertools.islice(candidates, chunk_size)]:
+        reminded += _reminders_queue_chunk(chunk, now=now)
+    return reminded
 
 
 class _ReminderRow(NamedTuple):
@@ -284,41 +286,38 @@ class _ReminderRow(NamedTuple):
     blue_id: int
     orange_time_left: timedelta | None
     blue_time_left: timedelta | None
-    orange__profile__reminder_hours: list[int] | None
-    blue__profile__reminder_hours: list[int] | None
-    orange__profile__time_zone: str | None
-    blue__profile__time_zone: str | None
 
 
 def _reminders_queue_chunk(rows: list[_ReminderRow], *, now: datetime) -> list[int]:
-    """Queue the reminders due among ``rows``: one query for the movers' vacations, one for
-    the reminders already queued, then the emails of the rest, each in its own transaction."""
+    """Queue the reminders due among ``rows``: one query for the movers' profiles, one for
+    their vacations, one for the reminders already queued (if any is due), then the emails
+    of the rest, each in its own transaction."""
     orange = Side.ORANGE
     movers = {row.pk: row.orange_id if row.to_move == orange else row.blue_id for row in rows}
+    choices = {
+        user_id: (hours, zone)
+        for user_id, hours, zone in Profile.objects.filter(
+            user_id__in=set(movers.values())
+        ).values_list("user_id", "reminder_hours", "time_zone")
+    }
     vacations = vacation_intervals_by_user(user_ids=movers.values(), since=now)
     due: dict[int, tuple[int, str]] = {}  # game id -> (hours, dedupe key)
     for row in rows:
         mover = movers[row.pk]
-        is_orange = row.to_move == orange
+        # no profile yet: the choices it would be created with
+        hours_chosen, zone = choices.get(mover, (None, DEFAULT_TIME_ZONE))
         hours = _reminder_due(
             deadline=row.deadline,
             now=now,
-            chosen=(
-                row.orange__profile__reminder_hours
-                if is_orange
-                else row.blue__profile__reminder_hours
-            ),
-            bank=row.orange_time_left if is_orange else row.blue_time_left,
-            zone=(
-                (row.orange__profile__time_zone if is_orange else row.blue__profile__time_zone)
-                or DEFAULT_TIME_ZONE  # no profile yet: the one it would be created with
-            )
-            if row.weekends_off
-            else None,
+            chosen=hours_chosen,
+            bank=row.orange_time_left if row.to_move == orange else row.blue_time_left,
+            zone=zone if row.weekends_off else None,
             vacations=vacations.get(mover, ()) if row.vacation_allowed else (),
         )
         if hours is not None:
             due[row.pk] = (hours, f"{Event.DEADLINE_REMINDER}:{row.pk}:{row.ply}:{mover}:{hours}h")
+    if not due:
+        return []
     queued = set(
         OutboxEmail.objects.filter(dedupe_key__in=[key for _, key in due.values()]).values_list(
             "dedupe_key", flat=True

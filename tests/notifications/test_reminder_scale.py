@@ -85,21 +85,21 @@ def _count(action) -> tuple[int, object]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_with_nothing_due_costs_two_queries(games):
+def test_a_run_with_nothing_due_costs_three_queries(games):
     _start_games(games)
     _start_games(2, time_control=TimeControl(days_per_move=3, weekends_off=True))
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY))
-    assert (queries, reminded) == (2, [])  # the games, their movers' vacations
+    assert (queries, reminded) == (3, [])  # the games, their movers' profiles and vacations
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_after_the_reminders_went_out_costs_three_queries(games):
+def test_a_run_after_the_reminders_went_out_costs_four_queries(games):
     started = _start_games(games)
     now = T0 + timedelta(days=2, hours=1)  # 23 h left: the 24 h reminder is due
     assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in started)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
-    assert (queries, reminded) == (3, [])  # ... and the reminders already queued
+    assert (queries, reminded) == (4, [])  # ... and the reminders already queued
 
 
 @pytest.mark.django_db
@@ -166,3 +166,10 @@ def test_overdue_games_are_decided_in_chunks():
     assert decided == sorted(game.pk for game in started)
     assert set(Game.objects.values_list("status", flat=True)) == {Game.Status.ANNULLED}
     assert game_timeouts_decide(now=T0 + 4 * DAY, chunk_size=2) == []
+
+
+@pytest.mark.django_db
+def test_each_chunk_costs_two_queries_when_nothing_is_due():
+    _start_games(5)
+    queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY, chunk_size=2))
+    assert (queries, reminded) == (1 + 3 * 2, [])  # the games; per chunk of 2, 2 and 1
