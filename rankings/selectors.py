@@ -46,41 +46,51 @@ class RankingEntry:
         return self.glicko_rating if conf.order_by() == "glicko" else self.elo
 
 
+#: The columns of a stored ranking row, as `ranking_rows` reads them.
+RANKING_COLUMNS = (
+    "rank", "previous_rank", "player_id", "player__name", "player__country",
+    "player__rating__elo", "player__rating__elo_peak", "player__rating__glicko_rating",
+    "glicko_rd", "player__rating__glicko_volatility", "player__rating__games",
+    "player__rating__last_played",
+)  # fmt: skip
+
+
 def ranking_rows(
     *, country: str = "", include_inactive: bool = False, now: datetime | None = None
-) -> QuerySet[RankingPosition]:
-    """The stored ranking in list order (see `ranking_list`), ready to paginate; each row
-    becomes an entry with `ranking_entry`. Rebuilds the stored ranking first if it is not
-    the one for today and the current settings."""
+) -> QuerySet[RankingPosition, tuple]:
+    """The stored ranking in list order (see `ranking_list`) as plain rows, ready to
+    paginate; each row becomes an entry with `ranking_entry`. Rebuilds the stored ranking
+    first if it is not the one for today and the current settings."""
     ranking_refresh(now=now)
-    rows = RankingPosition.objects.select_related("player__rating").order_by("position")
+    rows = RankingPosition.objects.order_by("position")
     if not include_inactive:
         rows = rows.filter(rank__isnull=False)
     if country:
         rows = rows.filter(player__country=country)
-    return rows
+    return rows.values_list(*RANKING_COLUMNS)
 
 
-def ranking_entry(row: RankingPosition) -> RankingEntry:
-    """One stored ranking row as the list shows it."""
-    player = row.player
-    rating = player.rating
-    active = row.rank is not None
+def ranking_entry(row: tuple) -> RankingEntry:
+    """One stored ranking row (`RANKING_COLUMNS`) as the list shows it."""
+    (
+        rank, previous_rank, player_id, name, country, elo, elo_peak, glicko_rating,
+        glicko_rd, glicko_volatility, games, last_played,
+    ) = row  # fmt: skip
     return RankingEntry(
-        rank=row.rank,
-        previous_rank=row.previous_rank if active else None,
-        player_id=player.pk,
-        name=player.name,
-        country=player.country,
-        elo=rating.elo,
-        elo_peak=rating.elo if rating.elo_peak is None else rating.elo_peak,
-        glicko_rating=rating.glicko_rating,
-        glicko_rd=row.glicko_rd,
-        glicko_volatility=rating.glicko_volatility,
-        games=rating.games,
-        provisional=rating.games < conf.provisional_games(),
-        active=active,
-        last_played=rating.last_played,  # type: ignore[arg-type]  # set once a game is rated
+        rank=rank,
+        previous_rank=previous_rank if rank is not None else None,
+        player_id=player_id,
+        name=name,
+        country=country,
+        elo=elo,
+        elo_peak=elo if elo_peak is None else elo_peak,
+        glicko_rating=glicko_rating,
+        glicko_rd=glicko_rd,
+        glicko_volatility=glicko_volatility,
+        games=games,
+        provisional=games < conf.provisional_games(),
+        active=rank is not None,
+        last_played=last_played,
     )
 
 
@@ -109,7 +119,7 @@ def player_get(*, player_id: int) -> Player | None:
 
 def player_entry(*, player: Player, now: datetime | None = None) -> RankingEntry | None:
     """The player's row of the ranking (with their rank if active); None before any game."""
-    row = ranking_rows(include_inactive=True, now=now).filter(player=player).first()
+    row = ranking_rows(include_inactive=True, now=now).filter(player_id=player.pk).first()
     return None if row is None else ranking_entry(row)
 
 
