@@ -94,12 +94,14 @@ def vacation_intervals(*, user: AbstractBaseUser, since: datetime) -> tuple[Inte
 
 
 def vacation_intervals_by_user(
-    *, user_ids: Iterable[int], since: datetime
+    *, user_ids: Iterable[int] | None, since: datetime
 ) -> dict[int, tuple[Interval, ...]]:
-    """``vacation_intervals`` of many users in one query, by user id (users without such a
-    vacation are left out)."""
+    """``vacation_intervals`` of many users (``None``: of everyone) in one query, by user id;
+    users without such a vacation are left out."""
     found: dict[int, list[Interval]] = defaultdict(list)
-    rows = Vacation.objects.filter(user_id__in=set(user_ids), ends_at__gt=since)
+    rows = Vacation.objects.filter(ends_at__gt=since)
+    if user_ids is not None:
+        rows = rows.filter(user_id__in=set(user_ids))
     for user_id, start, end in rows.order_by("user_id", "started_at").values_list(
         "user_id", "started_at", "ends_at"
     ):

@@ -15,10 +15,10 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, When
 from django.urls import reverse
 
-from accounts.models import Profile, Vacation, default_reminder_hours
+from accounts.models import Profile, default_reminder_hours
 from accounts.selectors import profile_get, vacation_intervals_by_user
 from accounts.validators import MAX_REMINDER_HOURS
 from games.clock import Interval, Pauses, running_time, running_time_at_least
@@ -229,10 +229,18 @@ def on_tournament_round_started(
         )
 
 
-#: How far away a deadline can be for a reminder to be due, when the player to move has no
-#: vacation: with weekends off, this span holds at least 14 days 20 hours of running clock,
-#: more than the largest reminder anyone can choose (MAX_REMINDER_HOURS, 14 days).
-REMINDER_WINDOW = timedelta(hours=MAX_REMINDER_HOURS) * 7 / 5 + timedelta(days=4)
+def reminder_window(hours: int, *, weekends_off: bool) -> timedelta:
+    """How far away a deadline can be for a reminder of at most ``hours`` to be due, when
+    the player to move has no vacation: without weekends off the clock runs all the time;
+    with them, a span of 7/5 · hours + 4 days holds more running time than ``hours`` (see
+    ``games.clock.running_time_at_least``)."""
+    if not weekends_off:
+        return timedelta(hours=hours)
+    return timedelta(hours=hours) * 7 / 5 + timedelta(days=4)
+
+
+#: The window for the largest reminder anyone can choose (MAX_REMINDER_HOURS, 14 days).
+REMINDER_WINDOW = reminder_window(MAX_REMINDER_HOURS, weekends_off=True)
 
 DEFAULT_TIME_ZONE = str(Profile._meta.get_field("time_zone").default)
 
@@ -249,19 +257,36 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
     ``h`` is sent, once per turn (its dedupe key names the ply and ``h``), so a late run
     sends one email rather than a burst.
 
-    Only games whose deadline is within ``REMINDER_WINDOW``, or whose player to move has a
-    vacation, are read: as plain game rows in one streamed query, handled ``chunk_size`` at
-    a time (memory stays bounded). Each chunk costs a query for the movers' reminder choices
-    and time zones, one for their vacations and, when some reminder is due, one for the
-    reminders already queued; then the work of the reminders still to send.
+    Only games that can be due are read: those whose deadline is within the reminder window
+    of the largest reminder any player has chosen (``reminder_window``; at most
+    ``REMINDER_WINDOW``), and those whose player to move has a vacation. They come as plain
+    rows (with the mover's reminder choices and time zone) in one streamed query, handled
+    ``chunk_size`` at a time so memory stays bounded. The vacations that have not ended are
+    read once (one row per vacation, so bounded by the number of players). A chunk in which
+    some reminder is due costs one more query for the reminders already queued, then the
+    work of those still to send.
     """
-    on_vacation = Vacation.objects.filter(ends_at__gt=now).values("user_id")
+    vacations = vacation_intervals_by_user(user_ids=None, since=now)
+    on_vacation = list(vacations)
+    hours = _largest_reminder_chosen()
+    mover_is_orange = Q(to_move=Side.ORANGE)
     candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
         .filter(
-            Q(deadline__lte=now + REMINDER_WINDOW)
+            Q(weekends_off=False, deadline__lte=now + reminder_window(hours, weekends_off=False))
+            | Q(weekends_off=True, deadline__lte=now + reminder_window(hours, weekends_off=True))
             | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
             | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
+        )
+        .annotate(
+            mover_id=_for_mover(mover_is_orange, "orange_id", "blue_id"),
+            mover_bank=_for_mover(mover_is_orange, "orange_time_left", "blue_time_left"),
+            mover_hours=_for_mover(
+                mover_is_orange, "orange__profile__reminder_hours", "blue__profile__reminder_hours"
+            ),
+            mover_zone=_for_mover(
+                mover_is_orange, "orange__profile__time_zone", "blue__profile__time_zone"
+            ),
         )
         .order_by("deadline", "pk")
         .values_list(*_ReminderRow._fields)
@@ -269,8 +294,22 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
     )
     reminded: list[int] = []
     while chunk := [_ReminderRow(*row) for row in itertools.islice(candidates, chunk_size)]:
-        reminded += _reminders_queue_chunk(chunk, now=now)
+        reminded += _reminders_queue_chunk(chunk, now=now, vacations=vacations)
     return reminded
+
+
+def _for_mover(mover_is_orange: Q, orange: str, blue: str) -> Case:
+    """The column ``orange`` if Orange is to move, else ``blue``."""
+    return Case(When(mover_is_orange, then=F(orange)), default=F(blue))
+
+
+def _largest_reminder_chosen() -> int:
+    """The largest reminder any player has chosen (the default for players without a
+    profile yet), from the few distinct choices."""
+    choices = Profile.objects.values_list("reminder_hours", flat=True).distinct()
+    return max(
+        (hours for chosen in [*choices, default_reminder_hours()] for hours in chosen), default=0
+    )
 
 
 class _ReminderRow(NamedTuple):
@@ -279,39 +318,31 @@ class _ReminderRow(NamedTuple):
     pk: int
     deadline: datetime
     ply: int
-    to_move: str
     weekends_off: bool
     vacation_allowed: bool
-    orange_id: int
-    blue_id: int
-    orange_time_left: timedelta | None
-    blue_time_left: timedelta | None
+    mover_id: int
+    mover_bank: timedelta | None
+    mover_hours: list[int] | None
+    mover_zone: str | None
 
 
-def _reminders_queue_chunk(rows: list[_ReminderRow], *, now: datetime) -> list[int]:
-    """Queue the reminders due among ``rows``: one query for the movers' profiles, one for
-    their vacations, one for the reminders already queued (if any is due), then the emails
-    of the rest, each in its own transaction."""
-    orange = Side.ORANGE
-    movers = {row.pk: row.orange_id if row.to_move == orange else row.blue_id for row in rows}
-    choices = {
-        user_id: (hours, zone)
-        for user_id, hours, zone in Profile.objects.filter(
-            user_id__in=set(movers.values())
-        ).values_list("user_id", "reminder_hours", "time_zone")
-    }
-    vacations = vacation_intervals_by_user(user_ids=movers.values(), since=now)
+def _reminders_queue_chunk(
+    rows: list[_ReminderRow], *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
+) -> list[int]:
+    """Queue the reminders due among ``rows`` (``vacations``: everyone's, by user id): one
+    query for the reminders already queued (if any is due), then the emails of the rest,
+    each in its own transaction."""
+    movers: dict[int, int] = {}
     due: dict[int, tuple[int, str]] = {}  # game id -> (hours, dedupe key)
     for row in rows:
-        mover = movers[row.pk]
-        # no profile yet: the choices it would be created with
-        hours_chosen, zone = choices.get(mover, (None, DEFAULT_TIME_ZONE))
+        movers[row.pk] = mover = row.mover_id
         hours = _reminder_due(
             deadline=row.deadline,
             now=now,
-            chosen=hours_chosen,
-            bank=row.orange_time_left if row.to_move == orange else row.blue_time_left,
-            zone=zone if row.weekends_off else None,
+            chosen=row.mover_hours,
+            bank=row.mover_bank,
+            # no profile yet: the time zone it would be created with
+            zone=(row.mover_zone or DEFAULT_TIME_ZONE) if row.weekends_off else None,
             vacations=vacations.get(mover, ()) if row.vacation_allowed else (),
         )
         if hours is not None:

@@ -18,7 +18,7 @@ from games import services as game_services
 from games.clock import Pauses, TimeControl, running_time, running_time_at_least
 from games.models import Game
 from games.timeouts import game_timeouts_decide
-from notifications.events import REMINDER_WINDOW, deadline_reminders_queue
+from notifications.events import REMINDER_WINDOW, deadline_reminders_queue, reminder_window
 from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.notifications.conftest import set_profile
@@ -51,11 +51,14 @@ def test_the_running_time_bound_never_exceeds_the_running_time():
 
 
 def test_no_reminder_can_be_due_beyond_the_window_without_a_vacation():
-    for weekday in range(7):
-        start = T0 + weekday * DAY
-        assert running_time_at_least(start, start + REMINDER_WINDOW, weekends_off=True) > timedelta(
-            hours=MAX_REMINDER_HOURS
-        )
+    for hours in (1, 2, 24, 47, 100, MAX_REMINDER_HOURS):
+        for weekday in range(7):
+            start = T0 + weekday * DAY + timedelta(hours=hours % 24)
+            for weekends_off in (False, True):
+                end = start + reminder_window(hours, weekends_off=weekends_off)
+                assert running_time_at_least(
+                    start, end + timedelta(seconds=1), weekends_off=weekends_off
+                ) > timedelta(hours=hours), (hours, weekday, weekends_off)
     assert timedelta(days=23, hours=14, minutes=24) == REMINDER_WINDOW
 
 
@@ -89,7 +92,8 @@ def test_a_run_with_nothing_due_costs_three_queries(games):
     _start_games(games)
     _start_games(2, time_control=TimeControl(days_per_move=3, weekends_off=True))
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY))
-    assert (queries, reminded) == (3, [])  # the games, their movers' profiles and vacations
+    # the vacations not over, the largest reminder chosen, the games with the movers' choices
+    assert (queries, reminded) == (3, [])
 
 
 @pytest.mark.django_db
@@ -169,7 +173,7 @@ def test_overdue_games_are_decided_in_chunks():
 
 
 @pytest.mark.django_db
-def test_each_chunk_costs_two_queries_when_nothing_is_due():
+def test_chunks_cost_no_query_of_their_own_when_nothing_is_due():
     _start_games(5)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY, chunk_size=2))
-    assert (queries, reminded) == (1 + 3 * 2, [])  # the games; per chunk of 2, 2 and 1
+    assert (queries, reminded) == (3, [])  # three chunks (2, 2 and 1 games), one stream
