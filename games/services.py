@@ -37,6 +37,8 @@ from games.selectors import clock_pauses
 from notifications import events as notification_events
 
 User = AbstractBaseUser
+#: Vacations (start, end) by user id, as ``accounts.selectors.vacation_intervals_by_user``.
+VacationsByUser = dict[int, tuple[Interval, ...]]
 
 
 @dataclass(frozen=True)
@@ -290,7 +292,11 @@ def move_submit(
         for i, turn in enumerate(turns)
     ]
     game.ply += len(rows)
-    vacations = vacation_intervals_by_user(user_ids=[game.orange_id, game.blue_id], since=now)
+    vacations = (  # both players' (the next deadline is the other's), in one query
+        vacation_intervals_by_user(user_ids=[game.orange_id, game.blue_id], since=now)
+        if game.deadline is not None
+        else {}
+    )
     _clock_after_move(game, side=side, now=now, vacations=vacations)
     if state.is_over():
         game_finish(
@@ -317,7 +323,7 @@ def _clock_after_move(
     *,
     side: str,
     now: datetime,
-    vacations: dict[int, tuple[Interval, ...]] | None = None,
+    vacations: VacationsByUser | None = None,
 ) -> None:
     """Store the mover's time for their next turn.
 
@@ -334,7 +340,7 @@ def _clock_after_move(
 
 
 def _running_time_left(
-    game: Game, *, now: datetime, vacations: dict[int, tuple[Interval, ...]] | None = None
+    game: Game, *, now: datetime, vacations: VacationsByUser | None = None
 ) -> timedelta:
     """How much running time the player to move has left before the stored deadline.
 
@@ -346,7 +352,7 @@ def _running_time_left(
 
 
 def _clock_start_turn(
-    game: Game, *, now: datetime, vacations: dict[int, tuple[Interval, ...]] | None = None
+    game: Game, *, now: datetime, vacations: VacationsByUser | None = None
 ) -> None:
     """Start the clock of the player to move: the deadline is when their bank has run,
     skipping their weekends and vacations."""
@@ -362,15 +368,13 @@ def _deadline_from(
     *,
     now: datetime,
     budget: timedelta,
-    vacations: dict[int, tuple[Interval, ...]] | None = None,
+    vacations: VacationsByUser | None = None,
 ) -> datetime:
     pauses = _pauses(game, now=now, vacations=vacations)
     return deadline_after(now, budget, pauses.stream(since=now))
 
 
-def _pauses(
-    game: Game, *, now: datetime, vacations: dict[int, tuple[Interval, ...]] | None
-) -> Pauses:
+def _pauses(game: Game, *, now: datetime, vacations: VacationsByUser | None) -> Pauses:
     """The pauses of the player to move (their vacations from ``vacations`` if given)."""
     mover_id = game.orange_id if game.to_move == Side.ORANGE else game.blue_id
     known = None if vacations is None else vacations.get(mover_id, ())
