@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -89,3 +91,19 @@ def vacation_intervals(*, user: AbstractBaseUser, since: datetime) -> tuple[Inte
     """The user's vacations that end after ``since``, as ``(start, end)`` pairs."""
     rows = Vacation.objects.filter(user=user, ends_at__gt=since).order_by("started_at")
     return tuple(rows.values_list("started_at", "ends_at"))
+
+
+def vacation_intervals_by_user(
+    *, user_ids: Iterable[int] | None, since: datetime
+) -> dict[int, tuple[Interval, ...]]:
+    """``vacation_intervals`` of many users (``None``: of everyone) in one query, by user id;
+    users without such a vacation are left out."""
+    found: dict[int, list[Interval]] = defaultdict(list)
+    rows = Vacation.objects.filter(ends_at__gt=since)
+    if user_ids is not None:
+        rows = rows.filter(user_id__in=set(user_ids))
+    for user_id, start, end in rows.order_by("user_id", "started_at").values_list(
+        "user_id", "started_at", "ends_at"
+    ):
+        found[user_id].append((start, end))
+    return {user_id: tuple(intervals) for user_id, intervals in found.items()}

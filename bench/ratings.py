@@ -1,13 +1,16 @@
 """Benchmark: recompute every rating (Elo and Glicko-2) from a synthetic history.
 
     .venv/bin/python -m bench.ratings [--games 100000] [--players 2000] [--seed 1] [--db] [--write]
+        [--database-url postgres://postgres@127.0.0.1:5432/celtic_bench]
 
 Uses `rankings.rating.history.replay`, the same function the recomputation command runs.
 The history is generated with a seeded RNG, so every run rates the same games. With --db it
 also imports the history into a fresh SQLite database in a temporary directory and times
 `rankings.services.ratings_recompute` (what `manage.py ratings_recompute` runs), which
 reads every result and rewrites every rating and history row. With --write (implies --db)
-it replaces the "Ratings" section of docs/BENCHMARKS.md with the results.
+it replaces the "Ratings" section of docs/BENCHMARKS.md with the results. With
+--database-url the database part runs on that (existing, disposable) PostgreSQL database
+instead: its ranking tables are emptied first.
 """
 
 from __future__ import annotations
@@ -60,6 +63,11 @@ def main() -> None:
     parser.add_argument(
         "--write", action="store_true", help="write docs/BENCHMARKS.md (implies --db)"
     )
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a disposable PostgreSQL database for the database part (default: SQLite)",
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0]
 
@@ -78,9 +86,9 @@ def main() -> None:
     print(f"replay (Elo + Glicko-2): best {best:.2f} s, {args.games / best:,.0f} games/s")
     print(f"runs: {', '.join(f'{t:.2f}' for t in timings)} s")
     print(f"top Elo {top.elo.rating:.1f}, Glicko-2 {top.glicko.rating:.1f} RD {top.glicko.rd:.1f}")
-    if not (args.db or args.write):
+    if not (args.db or args.write or args.database_url):
         return
-    timings = bench_database(records, states)
+    timings = bench_database(records, states, database_url=args.database_url)
     if args.write:
         write_section(
             games=args.games, players=len(states), seed=args.seed, repeat=args.repeat, load=load,
@@ -116,14 +124,14 @@ def write_section(
             met[replay < 10],
         ),
         (
-            "`ratings_recompute` on SQLite, history consistent: read the results, replay, "
+            f"`ratings_recompute` on {db.backend}, history consistent: read the results, replay, "
             "compare every stored history row, write nothing",
             f"{db.unchanged:.2f} s",
             "< 10 s",
             met[db.unchanged < 10],
         ),
         (
-            f"`ratings_recompute` on SQLite from an empty rating history: write "
+            f"`ratings_recompute` on {db.backend} from an empty rating history: write "
             f"{db.rewritten_rows:,} history rows and every rating",
             f"{db.rewritten:.2f} s",
             "< 10 s",
@@ -150,9 +158,11 @@ def write_section(
         ),
     ]
     table = "\n".join("| " + " | ".join(row) + " |" for row in rows)
-    section = f"""## Ratings
+    title = "Ratings" if db.backend == "SQLite" else f"Ratings on {db.backend}"
+    option = "" if db.backend == "SQLite" else " --database-url URL"
+    section = f"""## {title}
 
-Command: `.venv/bin/python -m bench.ratings --write` ({games:,} synthetic games among
+Command: `.venv/bin/python -m bench.ratings --write{option}` ({games:,} synthetic games among
 {players:,} players over five years, seed {seed}; replay time is the best of {repeat} runs).
 Written by the command itself.
 
@@ -167,7 +177,7 @@ an adjudication or a result reported out of order replays the whole history in t
 but rewrites the stored rating history only from the earliest result it affects.
 """
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    start = text.find("\n## Ratings\n")
+    start = text.find(f"\n## {title}\n")
     if start == -1:
         text = text.rstrip("\n") + "\n\n" + section
     else:
@@ -187,26 +197,38 @@ class DatabaseTimings:
     rewritten_rows: int
     annulled_rows: int
     identical: bool
+    backend: str = "SQLite"
 
 
 def bench_database(
-    records: list[GameRecord[int]], states: dict[int, PlayerState]
+    records: list[GameRecord[int]], states: dict[int, PlayerState], *, database_url: str = ""
 ) -> DatabaseTimings:
-    """Import `records` into a fresh SQLite database and time the recomputations."""
+    """Import `records` into a fresh SQLite database (or the emptied ranking tables of
+    `database_url`) and time the recomputations."""
     with tempfile.TemporaryDirectory() as var:
-        os.environ.pop("DATABASE_URL", None)
+        if database_url:
+            os.environ["DATABASE_URL"] = database_url
+        else:
+            os.environ.pop("DATABASE_URL", None)
         os.environ["CELTIC_VAR_DIR"] = var
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
         import django
 
         django.setup()
         from django.core.management import call_command
+        from django.db import connection
 
         from rankings.csvimport import ImportedResult
         from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
         from rankings.services import ratings_recompute, results_import
 
         call_command("migrate", verbosity=0)
+        backend = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(
+            connection.vendor, connection.vendor
+        )
+        if database_url:
+            for model in (RatingSnapshot, PlayerRating, RatedResult, Player):
+                model.objects.all().delete()
         result_text = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}
         rows = [
             ImportedResult(
@@ -241,16 +263,17 @@ def bench_database(
             rewritten_rows=full.history_rows_written,
             annulled_rows=partial.history_rows_written,
             identical=identical,
+            backend=backend,
         )
-        print(f"database (SQLite): import incl. first recompute {imported:.2f} s")
+        print(f"database ({backend}): import incl. first recompute {imported:.2f} s")
         print(
-            f"database (SQLite): ratings_recompute {unchanged:.2f} s for {summary.results} "
+            f"database ({backend}): ratings_recompute {unchanged:.2f} s for {summary.results} "
             f"results, {summary.changed} players changed, identical to replay: {identical}"
         )
         written = full.history_rows_written
-        print(f"database (SQLite): recompute writing {written} rows {rewritten:.2f} s")
+        print(f"database ({backend}): recompute writing {written} rows {rewritten:.2f} s")
         print(
-            f"database (SQLite): annul the middle result {annulled:.2f} s, "
+            f"database ({backend}): annul the middle result {annulled:.2f} s, "
             f"{partial.history_rows_written} history rows rewritten"
         )
     return timings

@@ -264,6 +264,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "accounts.tasks.purge_pending_signups",
         "schedule": crontab(hour=4, minute=30),
     },
+    # docs/RANKINGS.md: the stored ranking is built for one UTC date.
+    "rankings-refresh": {
+        "task": "rankings.tasks.refresh_ranking",
+        "schedule": crontab(hour=0, minute=1),
+    },
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

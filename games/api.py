@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status
@@ -20,8 +22,10 @@ from celticsite.api import ErrorSerializer, Pagination, query_flag
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
+from games.clock import ClockReading
 from games.engine import position_data
-from games.models import Game, IdempotentRequest
+from games.models import Game, IdempotentRequest, Move
+from games.rules import GameState
 from games.rules.errors import quote
 
 ERRORS = {
@@ -37,17 +41,41 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: ERRORS[code] for code in codes}
 
 
-def _game_detail(game: Game, request: Request) -> dict[str, Any]:
-    position = position_data(selectors.game_position(game=game))
-    return s.GameDetailSerializer(
-        game, context={"request": request, "position": position}
-    ).data
+def _game_detail(
+    game: Game,
+    request: Request,
+    *,
+    read: tuple[list[Move], GameState, ClockReading | None] | None = None,
+) -> dict[str, Any]:
+    """The game as `GameDetailSerializer` shows it. `read`: its moves, position and clock
+    when the caller has them already (after a move), else they are read here."""
+    if read is None:
+        moves, state = selectors.game_moves_and_position(game=game)
+        clock = selectors.game_clocks(games=[game], now=timezone.now())[game.pk]
+    else:
+        moves, state, clock = read
+    context = {
+        "request": request,
+        "position": position_data(state),
+        "moves": moves,
+        "clocks": {game.pk: clock},
+    }
+    return s.GameDetailSerializer(game, context=context).data
 
 
-def _paginated(view: APIView, request: Request, queryset: Any, serializer: type) -> Response:
+def _paginated(
+    view: APIView,
+    request: Request,
+    queryset: Any,
+    serializer: type,
+    context: Callable[[list[Any]], dict[str, Any]] | None = None,
+) -> Response:
+    """One page of ``queryset``; ``context`` makes the serializer's context from the page
+    (e.g. everything the page's rows need, read in one query)."""
     paginator = view.pagination_class()
-    page = paginator.paginate_queryset(queryset, request, view=view)
-    return paginator.get_paginated_response(serializer(page, many=True).data)
+    page = paginator.paginate_queryset(queryset, request, view=view) or []
+    extra = context(page) if context is not None else {}
+    return paginator.get_paginated_response(serializer(page, many=True, context=extra).data)
 
 
 class ReadOpenWriteThrottledApi(APIView):
@@ -214,7 +242,13 @@ class GameListApi(APIView):
                     code="invalid_status",
                 )
             games = games.filter(status=params["status"])
-        return _paginated(self, request, games, s.GameSummarySerializer)
+        return _paginated(
+            self,
+            request,
+            games,
+            s.GameSummarySerializer,
+            context=lambda page: {"clocks": selectors.game_clocks(games=page, now=timezone.now())},
+        )
 
 
 class GameDetailApi(APIView):
@@ -261,7 +295,9 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         )
         body = {
             "turns": s.TurnSerializer(outcome.turns, many=True).data,
-            "game": _game_detail(outcome.game, request),
+            "game": _game_detail(
+                outcome.game, request, read=(outcome.moves, outcome.state, outcome.clock)
+            ),
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

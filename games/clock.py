@@ -173,6 +173,29 @@ def deadline_after(start: datetime, budget: timedelta, pauses: Iterable[Interval
     return moment + left
 
 
+#: The most one weekend can last: two days, plus the hour a daylight-saving change adds.
+LONGEST_WEEKEND = timedelta(days=2, hours=1)
+
+
+def running_time_at_least(
+    start: datetime, end: datetime, *, weekends_off: bool, vacations: Iterable[Interval] = ()
+) -> timedelta:
+    """A lower bound of the running time from ``start`` to ``end``, found without listing
+    the weekends: as if every weekend that can touch the span lasted ``LONGEST_WEEKEND``
+    and no vacation overlapped another pause. For scans that must skip most games cheaply.
+    """
+    start, end = _utc(start), _utc(end)
+    if end <= start:
+        return timedelta(0)
+    paused = timedelta(0)
+    if weekends_off:
+        paused += LONGEST_WEEKEND * ((end - start) // timedelta(days=7) + 1)
+    for pause_start, pause_end in vacations:
+        overlap = min(_utc(pause_end), end) - max(_utc(pause_start), start)
+        paused += max(overlap, timedelta(0))
+    return max(end - start - paused, timedelta(0))
+
+
 def pause_at(moment: datetime, pauses: Iterable[Interval]) -> Interval | None:
     """The pause that ``moment`` falls in (start included, end excluded), or None."""
     moment = _utc(moment)

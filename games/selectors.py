@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -9,11 +10,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 
-from accounts.selectors import profile_get, vacation_intervals
+from accounts.selectors import profile_get, vacation_intervals, vacation_intervals_by_user
 from games import errors
-from games.clock import ClockReading, Pauses, read_clock
-from games.engine import game_state, variant_of
-from games.models import Challenge, Game, GameMessage
+from games.clock import ClockReading, Interval, Pauses, read_clock
+from games.engine import game_state, replay, variant_of
+from games.models import Challenge, Game, GameMessage, Move, Side
 from games.rules import GameRecord, GameState
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -76,6 +77,12 @@ def game_position(*, game: Game, ply: int | None = None) -> GameState:
             f"ply {ply} is outside this game: expected 0 to {game.ply}.", code="invalid_ply"
         )
     return game_state(game, ply=ply)
+
+
+def game_moves_and_position(*, game: Game) -> tuple[list[Move], GameState]:
+    """Every recorded turn of the game and the position after them, from one read."""
+    rows = list(game.moves.order_by("ply"))
+    return rows, replay(rows, variant_of(game))
 
 
 def game_record(*, game: Game) -> GameRecord:
@@ -142,24 +149,57 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
 # --- clocks -----------------------------------------------------------------------------------
 
 
-def clock_pauses(*, game: Game, side: str, since: datetime) -> Pauses:
+def clock_pauses(
+    *, game: Game, side: str, since: datetime, vacations: tuple[Interval, ...] | None = None
+) -> Pauses:
     """When ``side``'s clock stands still in ``game`` from ``since`` on: weekends in their
-    profile time zone if the game has weekends off, their vacations if the game allows them."""
+    profile time zone if the game has weekends off, their vacations if the game allows them.
+
+    ``vacations``: the player's vacations ending after ``since`` when the caller has already
+    read them (see ``game_clocks``); read here otherwise.
+    """
     user = game.player(side)
     zone = ZoneInfo(profile_get(user=user).time_zone) if game.weekends_off else None
-    vacations = vacation_intervals(user=user, since=since) if game.vacation_allowed else ()
+    if not game.vacation_allowed:
+        vacations = ()
+    elif vacations is None:
+        vacations = vacation_intervals(user=user, since=since)
     return Pauses(weekend_zone=zone, vacations=vacations)
 
 
-def game_clock(*, game: Game, now: datetime) -> ClockReading | None:
+def game_clock(
+    *, game: Game, now: datetime, vacations: tuple[Interval, ...] | None = None
+) -> ClockReading | None:
     """The clock of the player to move: running time left, and whether and why it is stopped.
 
-    None when the game is over or has no time limit.
+    None when the game is over or has no time limit. ``vacations``: as in ``clock_pauses``.
     """
     if not game.is_active or game.deadline is None:
         return None
-    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+    pauses = clock_pauses(game=game, side=game.to_move, since=now, vacations=vacations)
     return read_clock(deadline=game.deadline, now=now, pauses=pauses)
+
+
+def mover_vacations(*, games: Iterable[Game], now: datetime) -> dict[int, tuple[Interval, ...]]:
+    """The vacations (ending after ``now``) of the player to move in each running game with
+    a deadline, by game id, read in one query."""
+    movers = {
+        game.pk: game.orange_id if game.to_move == Side.ORANGE else game.blue_id
+        for game in games
+        if game.is_active and game.deadline is not None
+    }
+    by_user = vacation_intervals_by_user(user_ids=movers.values(), since=now)
+    return {game_id: by_user.get(user_id, ()) for game_id, user_id in movers.items()}
+
+
+def game_clocks(*, games: Iterable[Game], now: datetime) -> dict[int, ClockReading | None]:
+    """``game_clock`` of many games (players and profiles already loaded) with one query."""
+    games = list(games)
+    vacations = mover_vacations(games=games, now=now)
+    return {
+        game.pk: game_clock(game=game, now=now, vacations=vacations.get(game.pk, ()))
+        for game in games
+    }
 
 
 # --- Messages ---------------------------------------------------------------------------------

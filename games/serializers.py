@@ -231,7 +231,11 @@ class GameSummarySerializer(serializers.ModelSerializer):
         ]
 
     def to_representation(self, instance: Game) -> dict[str, Any]:
-        self._clock = game_clock(game=instance, now=timezone.now())  # read once per game
+        clocks = self.context.get("clocks")  # read for a whole page at once (game_clocks)
+        if clocks is not None and instance.pk in clocks:
+            self._clock = clocks[instance.pk]
+        else:
+            self._clock = game_clock(game=instance, now=timezone.now())  # read once per game
         return super().to_representation(instance)
 
     @extend_schema_field(TimeControlOutputSerializer)
@@ -305,7 +309,7 @@ class TurnSerializer(serializers.ModelSerializer):
 
 class GameDetailSerializer(GameSummarySerializer):
     your_side = serializers.SerializerMethodField(help_text="Your colour, or null if watching.")
-    moves = TurnSerializer(many=True, read_only=True)
+    moves = serializers.SerializerMethodField()
     position = serializers.SerializerMethodField()
 
     class Meta(GameSummarySerializer.Meta):
@@ -314,6 +318,14 @@ class GameDetailSerializer(GameSummarySerializer):
     def get_your_side(self, obj: Game) -> str | None:
         request = self.context.get("request")
         return obj.player_side(request.user) if request else None
+
+    @extend_schema_field(TurnSerializer(many=True))
+    def get_moves(self, obj: Game) -> list[dict[str, Any]]:
+        """The recorded turns, oldest first (from the context when already read)."""
+        rows = self.context.get("moves")
+        if rows is None:
+            rows = obj.moves.all()
+        return list(TurnSerializer(rows, many=True).data)
 
     @extend_schema_field(PositionSerializer)
     def get_position(self, obj: Game) -> dict[str, Any]:

@@ -19,17 +19,27 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.selectors import vacation_intervals_by_user
 from games import errors, selectors
-from games.clock import TimeControl, deadline_after, running_time
-from games.engine import game_state, turn_to_row_fields
+from games.clock import (
+    ClockReading,
+    Interval,
+    Pauses,
+    TimeControl,
+    deadline_after,
+    running_time,
+)
+from games.engine import replay, turn_to_row_fields, variant_of
 from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result, Side
-from games.rules import IllegalMoveError, NotationError
+from games.rules import GameState, IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 from games.selectors import clock_pauses
 from games.signals import game_ended_announce
 from notifications import events as notification_events
 
 User = AbstractBaseUser
+#: Vacations (start, end) by user id, as ``accounts.selectors.vacation_intervals_by_user``.
+VacationsByUser = dict[int, tuple[Interval, ...]]
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,11 @@ class MoveOutcome:
 
     game: Game
     turns: list[Move]
+    #: Every recorded turn and the position after them, and the clock of the player to
+    #: move: what an answer shows, without reading the moves again.
+    moves: list[Move]
+    state: GameState
+    clock: ClockReading | None
 
 
 # --- Challenges ---------------------------------------------------------------------------
@@ -298,8 +313,12 @@ def games_start_many(
 
 
 def _game_locked(game_id: int) -> Game:
+    """The game, its row locked, with both players and their profiles (not locked)."""
+    games = Game.objects.select_for_update(of=("self",)).select_related(
+        "orange__profile", "blue__profile"
+    )
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"There is no game #{game_id}.") from None
 
@@ -356,7 +375,8 @@ def move_submit(
             code="time_expired",
         )
     move = _parse_move(notation)
-    state = game_state(game)
+    recorded = list(game.moves.order_by("ply"))
+    state = replay(recorded, variant_of(game))
     try:
         turns = state.apply(move)
     except IllegalMoveError as exc:
@@ -367,7 +387,12 @@ def move_submit(
         for i, turn in enumerate(turns)
     ]
     game.ply += len(rows)
-    _clock_after_move(game, side=side, now=now)
+    vacations = (  # both players' (the next deadline is the other's), in one query
+        vacation_intervals_by_user(user_ids=[game.orange_id, game.blue_id], since=now)
+        if game.deadline is not None
+        else {}
+    )
+    _clock_after_move(game, side=side, now=now, vacations=vacations)
     if state.is_over():
         game_finish(
             game=game, result=state.result().text, termination=Game.Termination.NORMAL, now=now
@@ -375,20 +400,33 @@ def move_submit(
         notification_events.on_game_finished(game)
     else:
         game.to_move = Side(state.to_move.value)
-        _clock_start_turn(game, now=now)
+        _clock_start_turn(game, now=now, vacations=vacations)
         game.save()
         notification_events.on_turn(game)
-    return MoveOutcome(game=game, turns=rows)
+    mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)
+    return MoveOutcome(
+        game=game,
+        turns=rows,
+        moves=[*recorded, *rows],
+        state=state,
+        clock=selectors.game_clock(game=game, now=now, vacations=mover_vacations or ()),
+    )
 
 
-def _clock_after_move(game: Game, *, side: str, now: datetime) -> None:
+def _clock_after_move(
+    game: Game,
+    *,
+    side: str,
+    now: datetime,
+    vacations: VacationsByUser | None = None,
+) -> None:
     """Store the mover's time for their next turn.
 
     The time used is the bank minus the running time still left before the deadline: the
     running time of the turn, measured against the same pauses that set the deadline.
     """
     bank = game.time_left(side)
-    used = None if bank is None else bank - _running_time_left(game, now=now)
+    used = None if bank is None else bank - _running_time_left(game, now=now, vacations=vacations)
     left = game.time_control.after_move(remaining=bank, used=used)
     if side == Side.ORANGE:
         game.orange_time_left = left
@@ -396,24 +434,46 @@ def _clock_after_move(game: Game, *, side: str, now: datetime) -> None:
         game.blue_time_left = left
 
 
-def _running_time_left(game: Game, *, now: datetime) -> timedelta:
-    """How much running time the player to move has left before the stored deadline."""
+def _running_time_left(
+    game: Game, *, now: datetime, vacations: VacationsByUser | None = None
+) -> timedelta:
+    """How much running time the player to move has left before the stored deadline.
+
+    ``vacations``: both players' vacations by user id, when the caller has read them.
+    """
     assert game.deadline is not None
-    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+    pauses = _pauses(game, now=now, vacations=vacations)
     return running_time(now, game.deadline, pauses.stream(since=now))
 
 
-def _clock_start_turn(game: Game, *, now: datetime) -> None:
+def _clock_start_turn(
+    game: Game, *, now: datetime, vacations: VacationsByUser | None = None
+) -> None:
     """Start the clock of the player to move: the deadline is when their bank has run,
     skipping their weekends and vacations."""
     game.turn_started_at = now
     bank = game.time_left(game.to_move)
-    game.deadline = None if bank is None else _deadline_from(game, now=now, budget=bank)
+    game.deadline = (
+        None if bank is None else _deadline_from(game, now=now, budget=bank, vacations=vacations)
+    )
 
 
-def _deadline_from(game: Game, *, now: datetime, budget: timedelta) -> datetime:
-    pauses = clock_pauses(game=game, side=game.to_move, since=now)
+def _deadline_from(
+    game: Game,
+    *,
+    now: datetime,
+    budget: timedelta,
+    vacations: VacationsByUser | None = None,
+) -> datetime:
+    pauses = _pauses(game, now=now, vacations=vacations)
     return deadline_after(now, budget, pauses.stream(since=now))
+
+
+def _pauses(game: Game, *, now: datetime, vacations: VacationsByUser | None) -> Pauses:
+    """The pauses of the player to move (their vacations from ``vacations`` if given)."""
+    mover_id = game.orange_id if game.to_move == Side.ORANGE else game.blue_id
+    known = None if vacations is None else vacations.get(mover_id, ())
+    return clock_pauses(game=game, side=game.to_move, since=now, vacations=known)
 
 
 @contextmanager

@@ -11,30 +11,40 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from games.models import Game, Result
 from games.services import game_finish
 from games.signals import game_ended_announce
 
+#: Overdue games read per step: memory stays bounded on any backlog.
+TIMEOUT_CHUNK = 500
 
-def game_timeouts_decide(*, now: datetime) -> list[int]:
+
+def game_timeouts_decide(*, now: datetime, chunk_size: int = TIMEOUT_CHUNK) -> list[int]:
     """Decide every active game whose deadline passed before ``now``; returns their ids.
 
     The player to move loses on time. A game in which no move was made at all is annulled
     instead (unless ``GAMES_TIMEOUT_ANNUL_UNSTARTED`` is False): it was never really played.
     Each game is decided in a transaction of its own with its row locked and the deadline
-    checked again, so a second run, or a second worker, decides nothing twice.
+    checked again, so a second run, or a second worker, decides nothing twice. Overdue games
+    are found through the (status, deadline) index, ``chunk_size`` ids at a time: a run with
+    nothing overdue is one query, whatever the number of running games.
     """
-    overdue = (
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
-        .order_by("deadline", "pk")
-        .values_list("pk", flat=True)
-    )
+    overdue = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
     decided: list[int] = []
-    for game_id in list(overdue):
-        if _game_timeout_decide(game_id=game_id, now=now):
-            decided.append(game_id)
-    return decided
+    after: tuple[datetime, int] | None = None
+    while True:
+        page = overdue
+        if after is not None:
+            page = page.filter(Q(deadline__gt=after[0]) | Q(deadline=after[0], pk__gt=after[1]))
+        rows = list(page.order_by("deadline", "pk").values_list("deadline", "pk")[:chunk_size])
+        for _, game_id in rows:
+            if _game_timeout_decide(game_id=game_id, now=now):
+                decided.append(game_id)
+        if len(rows) < chunk_size:
+            return decided
+        after = rows[-1]
 
 
 @transaction.atomic

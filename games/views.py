@@ -44,8 +44,9 @@ def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     now = timezone.now()
     my_turn = list(selectors.game_list_my_turn(user=user))
+    clocks = selectors.game_clocks(games=my_turn, now=now)  # one query for the whole list
     for game in my_turn:
-        game.clock = selectors.game_clock(game=game, now=now)  # type: ignore[attr-defined]
+        game.clock = clocks[game.pk]  # type: ignore[attr-defined]
     waiting_ids = {game.pk for game in my_turn}
     active = [
         game

@@ -7,16 +7,21 @@ precisely enough that calling a hook twice for the same thing queues one email.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import Case, F, Q, When, prefetch_related_objects
 from django.urls import reverse
 
-from accounts.selectors import profile_get
+from accounts.models import Profile, default_reminder_hours
+from accounts.selectors import profile_get, vacation_intervals_by_user
+from accounts.validators import MAX_REMINDER_HOURS
+from games.clock import Interval, Pauses, running_time, running_time_at_least
 from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_clock, game_position
 from notifications.models import OutboxEmail
@@ -84,10 +89,13 @@ def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str
     return address
 
 
-def on_deadline_near(game: Game, *, hours: int, now: datetime) -> bool:
+def on_deadline_near(
+    game: Game, *, hours: int, now: datetime, vacations: tuple[Interval, ...] | None = None
+) -> bool:
     """The player to move has at most ``hours`` of running clock left (see
-    ``deadline_reminders_queue``). Returns whether a reminder was queued."""
-    reading = game_clock(game=game, now=now)
+    ``deadline_reminders_queue``; ``vacations``: theirs, if already read). Returns whether
+    a reminder was queued."""
+    reading = game_clock(game=game, now=now, vacations=vacations)
     if reading is None:
         return False
     user = game.player(game.to_move)
@@ -246,7 +254,26 @@ def on_tournament_round_started(
     notify_many(notices=notices)
 
 
-def deadline_reminders_queue(*, now: datetime) -> list[int]:
+def reminder_window(hours: int, *, weekends_off: bool) -> timedelta:
+    """How far away a deadline can be for a reminder of at most ``hours`` to be due, when
+    the player to move has no vacation: without weekends off the clock runs all the time;
+    with them, a span of 7/5 · hours + 4 days holds more running time than ``hours`` (see
+    ``games.clock.running_time_at_least``)."""
+    if not weekends_off:
+        return timedelta(hours=hours)
+    return timedelta(hours=hours) * 7 / 5 + timedelta(days=4)
+
+
+#: The window for the largest reminder anyone can choose (MAX_REMINDER_HOURS, 14 days).
+REMINDER_WINDOW = reminder_window(MAX_REMINDER_HOURS, weekends_off=True)
+
+DEFAULT_TIME_ZONE = str(Profile._meta.get_field("time_zone").default)
+
+#: Games read per step of a reminder scan: memory stays bounded on any backlog.
+REMINDER_CHUNK = 2000
+
+
+def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK) -> list[int]:
     """Queue the deadline reminders due at ``now``; returns the ids of the games reminded.
 
     Each player chooses hours in ``Profile.reminder_hours`` (``[]``: none). In a game where
@@ -254,31 +281,145 @@ def deadline_reminders_queue(*, now: datetime) -> list[int]:
     most ``h`` hours left, if the turn gave them more than ``h`` hours. Only the smallest due
     ``h`` is sent, once per turn (its dedupe key names the ply and ``h``), so a late run
     sends one email rather than a burst.
+
+    Only games that can be due are read: those whose deadline is within the reminder window
+    of the largest reminder any player has chosen (``reminder_window``; at most
+    ``REMINDER_WINDOW``), and those whose player to move has a vacation. They come as plain
+    rows (with the mover's reminder choices and time zone) in one streamed query, handled
+    ``chunk_size`` at a time so memory stays bounded. The vacations that have not ended are
+    read once (one row per vacation, so bounded by the number of players). A chunk in which
+    some reminder is due costs one more query for the reminders already queued, then the
+    work of those still to send.
     """
-    games = (
+    vacations = vacation_intervals_by_user(user_ids=None, since=now)
+    on_vacation = list(vacations)
+    hours = _largest_reminder_chosen()
+    mover_is_orange = Q(to_move=Side.ORANGE)
+    candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
-        .select_related("orange__profile", "blue__profile")
+        .filter(
+            Q(weekends_off=False, deadline__lte=now + reminder_window(hours, weekends_off=False))
+            | Q(weekends_off=True, deadline__lte=now + reminder_window(hours, weekends_off=True))
+            | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
+            | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
+        )
+        .annotate(
+            mover_id=_for_mover(mover_is_orange, "orange_id", "blue_id"),
+            mover_bank=_for_mover(mover_is_orange, "orange_time_left", "blue_time_left"),
+            mover_hours=_for_mover(
+                mover_is_orange, "orange__profile__reminder_hours", "blue__profile__reminder_hours"
+            ),
+            mover_zone=_for_mover(
+                mover_is_orange, "orange__profile__time_zone", "blue__profile__time_zone"
+            ),
+        )
         .order_by("deadline", "pk")
+        .values_list(*_ReminderRow._fields)
+        .iterator(chunk_size=chunk_size)
     )
     reminded: list[int] = []
-    for game in games:
-        hours = _reminder_due(game, now=now)
-        if hours is None:
-            continue
-        with transaction.atomic():
-            if on_deadline_near(game, hours=hours, now=now):
-                reminded.append(game.pk)
+    while chunk := [_ReminderRow(*row) for row in itertools.islice(candidates, chunk_size)]:
+        reminded += _reminders_queue_chunk(chunk, now=now, vacations=vacations)
     return reminded
 
 
-def _reminder_due(game: Game, *, now: datetime) -> int | None:
-    """The smallest of the mover's reminder hours that is due now, or None."""
-    chosen = profile_get(user=game.player(game.to_move)).reminder_hours
-    bank = game.time_left(game.to_move)
-    reading = game_clock(game=game, now=now) if chosen and bank is not None else None
-    if reading is None:
+def _for_mover(mover_is_orange: Q, orange: str, blue: str) -> Case:
+    """The column ``orange`` if Orange is to move, else ``blue``."""
+    return Case(When(mover_is_orange, then=F(orange)), default=F(blue))
+
+
+def _largest_reminder_chosen() -> int:
+    """The largest reminder any player has chosen (the default for players without a
+    profile yet), from the few distinct choices."""
+    choices = Profile.objects.values_list("reminder_hours", flat=True).distinct()
+    return max(
+        (hours for chosen in [*choices, default_reminder_hours()] for hours in chosen), default=0
+    )
+
+
+class _ReminderRow(NamedTuple):
+    """What deciding whether a reminder is due needs of one game (field names as queried)."""
+
+    pk: int
+    deadline: datetime
+    ply: int
+    weekends_off: bool
+    vacation_allowed: bool
+    mover_id: int
+    mover_bank: timedelta | None
+    mover_hours: list[int] | None
+    mover_zone: str | None
+
+
+def _reminders_queue_chunk(
+    rows: list[_ReminderRow], *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
+) -> list[int]:
+    """Queue the reminders due among ``rows`` (``vacations``: everyone's, by user id): one
+    query for the reminders already queued (if any is due), then the emails of the rest,
+    each in its own transaction."""
+    movers: dict[int, int] = {}
+    due: dict[int, tuple[int, str]] = {}  # game id -> (hours, dedupe key)
+    for row in rows:
+        movers[row.pk] = mover = row.mover_id
+        hours = _reminder_due(
+            deadline=row.deadline,
+            now=now,
+            chosen=row.mover_hours,
+            bank=row.mover_bank,
+            # no profile yet: the time zone it would be created with
+            zone=(row.mover_zone or DEFAULT_TIME_ZONE) if row.weekends_off else None,
+            vacations=vacations.get(mover, ()) if row.vacation_allowed else (),
+        )
+        if hours is not None:
+            due[row.pk] = (hours, f"{Event.DEADLINE_REMINDER}:{row.pk}:{row.ply}:{mover}:{hours}h")
+    if not due:
+        return []
+    queued = set(
+        OutboxEmail.objects.filter(dedupe_key__in=[key for _, key in due.values()]).values_list(
+            "dedupe_key", flat=True
+        )
+    )
+    to_send = [game_id for game_id, (_, key) in due.items() if key not in queued]
+    reminded = []
+    games = Game.objects.select_related("orange__profile", "blue__profile").in_bulk(to_send)
+    for game_id in to_send:
+        game = games[game_id]
+        with transaction.atomic():
+            if on_deadline_near(
+                game,
+                hours=due[game_id][0],
+                now=now,
+                vacations=vacations.get(movers[game_id], ()),
+            ):
+                reminded.append(game_id)
+    return reminded
+
+
+def _reminder_due(
+    *,
+    deadline: datetime,
+    now: datetime,
+    chosen: list[int] | None,
+    bank: timedelta | None,
+    zone: str | None,
+    vacations: tuple[Interval, ...],
+) -> int | None:
+    """The smallest of the mover's reminder hours that is due now, or None.
+
+    The exact running time is only worked out when a cheap lower bound of it does not
+    already rule every chosen reminder out.
+    """
+    if chosen is None:  # no profile yet: the defaults a profile would be created with
+        chosen = default_reminder_hours()
+    if not chosen or bank is None:
         return None
-    due = [h for h in chosen if reading.time_left <= timedelta(hours=h) < bank]
+    if running_time_at_least(
+        now, deadline, weekends_off=zone is not None, vacations=vacations
+    ) > timedelta(hours=max(chosen)):
+        return None
+    pauses = Pauses(weekend_zone=ZoneInfo(zone) if zone else None, vacations=vacations)
+    time_left = running_time(now, deadline, pauses.stream(since=now))
+    due = [h for h in chosen if time_left <= timedelta(hours=h) < bank]
     return min(due, default=None)
 
 

@@ -56,10 +56,11 @@ class RankingListApi(APIView):
         responses={200: RankingEntryOutputSerializer(many=True), 400: INVALID},
     )
     def get(self, request: Request) -> Response:
-        entries = selectors.ranking_list(**_filters(request))
+        rows = selectors.ranking_rows(**_filters(request))
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(entries, request, view=self)
-        serializer = RankingEntryOutputSerializer(page, many=True)
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        entries = [selectors.ranking_entry(row) for row in page]
+        serializer = RankingEntryOutputSerializer(entries, many=True)
         return paginator.get_paginated_response(serializer.data)
 
 
@@ -97,7 +98,7 @@ class RankingCsvApi(APIView):
     def get(self, request: Request) -> HttpResponse:
         if request.query_params.get("format") == "":  # DRF ignores it; the document does not
             raise ValidationError({"format": ["'' is not a format: expected csv or json."]})
-        entries = selectors.ranking_list(**_filters(request))
+        entries = map(selectors.ranking_entry, selectors.ranking_rows(**_filters(request)))
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(

@@ -94,9 +94,31 @@ class RatedResult(models.Model):
 class RatingSnapshot(models.Model):
     """A player's ratings after one rated result: the history behind charts and rank changes."""
 
-    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="snapshots")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="snapshots")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Derived data, written in bulk by every recomputation (two rows per result), so:
+    # - no index of their own: `snapshot_once_per_player` starts with the result and
+    #   `snapshot_player_time` with the player, and players with results cannot be deleted
+    #   (RatedResult protects them), so the opponent is never looked up;
+    # - no database constraint: checking 600,000 deferred references took longer at commit
+    #   than writing the rows (docs/BENCHMARKS.md). Django still cascades deletes, only
+    #   `rankings.services` writes these rows, and a recomputation deletes any row whose
+    #   result no longer counts.
+    result = models.ForeignKey(
+        RatedResult,
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        db_index=False,
+        db_constraint=False,
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="snapshots",
+        db_index=False,
+        db_constraint=False,
+    )
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     finished_at = models.DateTimeField()
     score = models.FloatField(help_text="This player's score: 1 win, 0.5 draw, 0 loss.")
     games = models.PositiveIntegerField(help_text="Rated games including this one.")
@@ -166,3 +188,39 @@ class PlayerRating(models.Model):
         rating = cls(player_id=player_id)
         rating.set_state(state)
         return rating
+
+
+class RankingPosition(models.Model):
+    """A player's place in the stored ranking list (players with at least one rated game).
+
+    Kept up to date by `rankings.services` in the rating transaction and rebuilt once a
+    day (activity, rank changes and grown deviations depend on the date), so reading the
+    list is a paginated query ordered by `position`.
+    """
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="ranking_position"
+    )
+    position = models.PositiveIntegerField(help_text="Place in the list: ranked players first.")
+    rank = models.PositiveIntegerField(null=True, blank=True, help_text="None if inactive.")
+    previous_rank = models.PositiveIntegerField(
+        null=True, blank=True, help_text="World rank RANK_CHANGE_DAYS ago, None if unranked."
+    )
+    glicko_rd = models.FloatField(help_text="Glicko-2 RD grown to the ranking's date.")
+
+    class Meta:
+        indexes = [models.Index(fields=["position"], name="ranking_position_order")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: #{self.rank or '-'}"
+
+
+class RankingState(models.Model):
+    """One row: which date and settings the stored ranking was built for. Its row lock
+    serialises every rewrite of the stored ranking."""
+
+    key = models.CharField(max_length=500, blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.key or "never built"

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
-from django.db.models import OuterRef, Subquery
-from django.utils import timezone
+from django.db.models import QuerySet
 
 from rankings import conf
-from rankings.models import Player, PlayerRating, RatingSnapshot
-from rankings.rating.history import glicko_now
+from rankings.models import Player, RankingPosition, RatingSnapshot
 from rankings.rating.performance import performance_rating
-from rankings.services import utc_date
+from rankings.services import ranking_refresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,34 +46,52 @@ class RankingEntry:
         return self.glicko_rating if conf.order_by() == "glicko" else self.elo
 
 
-def _today(now: datetime | None) -> tuple[datetime, date]:
-    now = now or timezone.now()
-    return now, utc_date(now)
+#: The columns of a stored ranking row, as `ranking_rows` reads them.
+RANKING_COLUMNS = (
+    "rank", "previous_rank", "player_id", "player__name", "player__country",
+    "player__rating__elo", "player__rating__elo_peak", "player__rating__glicko_rating",
+    "glicko_rd", "player__rating__glicko_volatility", "player__rating__games",
+    "player__rating__last_played",
+)  # fmt: skip
 
 
-def _previous_ranks(*, cutoff: datetime) -> dict[int, int]:
-    """Each player's rank in the list as it stood at `cutoff`."""
-    latest = RatingSnapshot.objects.filter(player=OuterRef("pk"), finished_at__lt=cutoff).order_by(
-        "-finished_at", "-result_id"
+def ranking_rows(
+    *, country: str = "", include_inactive: bool = False, now: datetime | None = None
+) -> QuerySet[RankingPosition, tuple]:
+    """The stored ranking in list order (see `ranking_list`) as plain rows, ready to
+    paginate; each row becomes an entry with `ranking_entry`. Rebuilds the stored ranking
+    first if it is not the one for today and the current settings."""
+    ranking_refresh(now=now)
+    rows = RankingPosition.objects.order_by("position")
+    if not include_inactive:
+        rows = rows.filter(rank__isnull=False)
+    if country:
+        rows = rows.filter(player__country=country)
+    return rows.values_list(*RANKING_COLUMNS)
+
+
+def ranking_entry(row: tuple) -> RankingEntry:
+    """One stored ranking row (`RANKING_COLUMNS`) as the list shows it."""
+    (
+        rank, previous_rank, player_id, name, country, elo, elo_peak, glicko_rating,
+        glicko_rd, glicko_volatility, games, last_played,
+    ) = row  # fmt: skip
+    return RankingEntry(
+        rank=rank,
+        previous_rank=previous_rank if rank is not None else None,
+        player_id=player_id,
+        name=name,
+        country=country,
+        elo=elo,
+        elo_peak=elo if elo_peak is None else elo_peak,
+        glicko_rating=glicko_rating,
+        glicko_rd=glicko_rd,
+        glicko_volatility=glicko_volatility,
+        games=games,
+        provisional=games < conf.provisional_games(),
+        active=rank is not None,
+        last_played=last_played,
     )
-    field = "glicko_rating" if conf.order_by() == "glicko" else "elo_after"
-    rows = (
-        Player.objects.annotate(
-            then_rating=Subquery(latest.values(field)[:1]),
-            then_played=Subquery(latest.values("finished_at")[:1]),
-        )
-        .filter(then_played__isnull=False)
-        .values_list("pk", "name", "then_rating", "then_played")
-    )
-    active_since = utc_date(cutoff) - timedelta(days=conf.active_days())
-    ranked = sorted(
-        (
-            (-rating, name, pk)
-            for pk, name, rating, played in rows
-            if utc_date(played) >= active_since
-        )
-    )
-    return {pk: index for index, (_, _, pk) in enumerate(ranked, start=1)}
 
 
 def ranking_list(
@@ -83,46 +99,8 @@ def ranking_list(
 ) -> list[RankingEntry]:
     """The ranking: active players by rating (RATING_ORDER_BY), best first, then (if asked)
     inactive players without a rank. Ranks are world ranks, also when filtered by country."""
-    now, today = _today(now)
-    params = conf.rating_params()
-    provisional_below = conf.provisional_games()
-    active_since = today - timedelta(days=conf.active_days())
-    previous = _previous_ranks(cutoff=now - timedelta(days=conf.RANK_CHANGE_DAYS))
-    by_glicko = conf.order_by() == "glicko"
-
-    ratings = list(PlayerRating.objects.select_related("player").filter(games__gt=0))
-    ratings.sort(key=lambda r: (-(r.glicko_rating if by_glicko else r.elo), r.player.name))
-    entries = []
-    rank = 0
-    for rating in ratings:
-        active = rating.last_played is not None and rating.last_played >= active_since
-        if active:
-            rank += 1
-        elif not include_inactive:
-            continue
-        if country and rating.player.country != country:
-            continue
-        glicko = glicko_now(state=rating.to_state(), today=today, params=params)
-        entries.append(
-            RankingEntry(
-                rank=rank if active else None,
-                previous_rank=previous.get(rating.player_id) if active else None,
-                player_id=rating.player_id,
-                name=rating.player.name,
-                country=rating.player.country,
-                elo=rating.elo,
-                elo_peak=rating.elo if rating.elo_peak is None else rating.elo_peak,
-                glicko_rating=glicko.rating,
-                glicko_rd=glicko.rd,
-                glicko_volatility=glicko.volatility,
-                games=rating.games,
-                provisional=rating.games < provisional_below,
-                active=active,
-                last_played=rating.last_played,
-            )
-        )
-    entries.sort(key=lambda entry: entry.rank is None)  # stable: inactive players last
-    return entries
+    rows = ranking_rows(country=country, include_inactive=include_inactive, now=now)
+    return [ranking_entry(row) for row in rows]
 
 
 def ranking_countries() -> list[str]:
@@ -141,10 +119,8 @@ def player_get(*, player_id: int) -> Player | None:
 
 def player_entry(*, player: Player, now: datetime | None = None) -> RankingEntry | None:
     """The player's row of the ranking (with their rank if active); None before any game."""
-    for entry in ranking_list(include_inactive=True, now=now):
-        if entry.player_id == player.pk:
-            return entry
-    return None
+    row = ranking_rows(include_inactive=True, now=now).filter(player_id=player.pk).first()
+    return None if row is None else ranking_entry(row)
 
 
 @dataclass(frozen=True, slots=True)

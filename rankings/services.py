@@ -12,16 +12,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
 
+from rankings import conf
 from rankings.conf import rating_params
 from rankings.csvimport import SCORES, ImportedResult
-from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
-from rankings.rating.history import GameRecord, GameStep, PlayerState, rate_game, replay_steps
+from rankings.models import (
+    Player,
+    PlayerRating,
+    RankingPosition,
+    RankingState,
+    RatedResult,
+    RatingSnapshot,
+)
+from rankings.rating.glicko2 import GlickoState, inactive_periods
+from rankings.rating.history import (
+    GameRecord,
+    GameStep,
+    PlayerState,
+    empty_months_between,
+    rate_game,
+    replay_steps,
+)
+from rankings.rating.standings import Standing, place_players, ranks_at
 
 #: The game status under which a game's result does not count.
 ANNULLED_STATUS = "annulled"
@@ -192,6 +210,7 @@ def _rate_new_result(result: RatedResult) -> None:
             result.id, result.finished_at, GameStep(record, before1, before2, after1, after2)
         )
     )
+    _ranking_update(changed_since=result.finished_at)
 
 
 def _record(
@@ -225,11 +244,12 @@ def _snapshot_rows(result_id: int, finished_at: datetime, step: GameStep[int]) -
 
 
 def _write_snapshots(rows: list[tuple], *, update: bool = False) -> None:
-    """Insert snapshot rows (or, with `update`, rewrite rows whose id ends the tuple) with
-    one executemany.
+    """Insert snapshot rows (or, with `update`, rewrite the rows whose id ends each tuple).
 
-    A recomputation writes up to two rows per result; going around the ORM's per-value
-    preparation makes that several times faster (see docs/BENCHMARKS.md). The rows come from
+    A recomputation writes up to two rows per result, so this goes around the ORM's
+    per-object work: on PostgreSQL the rows go in with COPY (an update copies them into a
+    temporary table and updates from it in one statement); elsewhere with multi-row INSERTs
+    (an update: one executemany). See docs/BENCHMARKS.md. The rows come from
     `_snapshot_rows`, whose datetime is already adapted for the backend; the rest are ints
     and floats.
     """
@@ -237,15 +257,47 @@ def _write_snapshots(rows: list[tuple], *, update: bool = False) -> None:
         return
     meta = RatingSnapshot._meta
     quote = connection.ops.quote_name
+    table = quote(meta.db_table)
     columns = [quote(meta.get_field(name).column) for name in SNAPSHOT_FIELDS]
-    if update:
-        assignments = ", ".join(f"{column} = %s" for column in columns)
-        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    else:
-        placeholders = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders})"
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        if hasattr(cursor.cursor, "copy"):  # psycopg 3 (PostgreSQL)
+            _copy_snapshots(cursor, rows, table=table, columns=columns, update=update)
+        elif update:
+            assignments = ", ".join(f"{column} = %s" for column in columns)
+            pk = quote(meta.pk.column)
+            cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {pk} = %s", rows)
+        else:
+            limit = connection.features.max_query_params or 65535
+            per_statement = max(1, limit // len(columns))
+            row_sql = "(" + ", ".join(["%s"] * len(columns)) + ")"
+            for start in range(0, len(rows), per_statement):
+                chunk = rows[start : start + per_statement]
+                cursor.execute(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                    + ", ".join([row_sql] * len(chunk)),
+                    [value for row in chunk for value in row],
+                )
+
+
+def _copy_snapshots(
+    cursor: Any, rows: list[tuple], *, table: str, columns: list[str], update: bool
+) -> None:
+    """PostgreSQL: COPY the rows in; for an update, through a temporary table."""
+    pk = connection.ops.quote_name(RatingSnapshot._meta.pk.column)
+    target = table
+    if update:
+        target = "rating_snapshot_changes"
+        cursor.execute(f"CREATE TEMPORARY TABLE {target} (LIKE {table}) ON COMMIT DROP")
+    copied = [*columns, pk] if update else columns
+    with cursor.cursor.copy(f"COPY {target} ({', '.join(copied)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+    if update:
+        assignments = ", ".join(f"{column} = c.{column}" for column in columns)
+        cursor.execute(
+            f"UPDATE {table} AS s SET {assignments} FROM {target} AS c WHERE s.{pk} = c.{pk}"
+        )
+        cursor.execute(f"DROP TABLE {target}")
 
 
 def _update_ratings(ratings: list[PlayerRating]) -> None:
@@ -350,6 +402,7 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
     ]
     _update_ratings(to_update)
     PlayerRating.objects.bulk_create(to_create, batch_size=batch_size)
+    _ranking_update(changed_since=None)
     return RecomputeSummary(
         results=len(results),
         annulled=RatedResult.objects.filter(annulled=True).count(),
@@ -386,3 +439,140 @@ def results_import(*, results: list[ImportedResult]) -> ImportSummary:
         batch_size=5000,
     )
     return ImportSummary(results=len(results), new_players=len(new), recompute=ratings_recompute())
+
+
+# --- The stored ranking -----------------------------------------------------------------------
+#
+# The list's order, ranks, rank changes and grown deviations are stored in RankingPosition
+# for one UTC date and one set of settings (RankingState.key). Rating transactions update it
+# before they commit; a new day (or changed settings) rebuilds it on the next read or by the
+# daily task, whichever comes first.
+
+
+def _ranking_key(today: date) -> str:
+    """What the stored ranking depends on besides the ratings: the date and the settings."""
+    return "|".join(
+        [today.isoformat(), conf.order_by(), str(conf.active_days()), repr(rating_params().glicko)]
+    )
+
+
+def _previous_cutoff(today: date) -> datetime:
+    """Rank changes compare with the ranking as it stood at 00:00 UTC RANK_CHANGE_DAYS ago."""
+    return datetime.combine(today - timedelta(days=conf.RANK_CHANGE_DAYS), time(0), tzinfo=UTC)
+
+
+def _previous_ranks(*, cutoff: datetime) -> dict[int, int]:
+    """Each player's world rank in the ranking as it stood at `cutoff` (from the history)."""
+    latest = RatingSnapshot.objects.filter(player=OuterRef("pk"), finished_at__lt=cutoff).order_by(
+        "-finished_at", "-result_id"
+    )
+    field = "glicko_rating" if conf.order_by() == "glicko" else "elo_after"
+    rows = (
+        Player.objects.annotate(
+            then_rating=Subquery(latest.values(field)[:1]),
+            then_played=Subquery(latest.values("finished_at")[:1]),
+        )
+        .filter(then_played__isnull=False)
+        .values_list("pk", "name", "then_rating", "then_played")
+    )
+    standings = (Standing(pk, name, rating, utc_date(played)) for pk, name, rating, played in rows)
+    return ranks_at(standings, active_since=utc_date(cutoff) - timedelta(days=conf.active_days()))
+
+
+def _locked_ranking_state() -> RankingState:
+    RankingState.objects.bulk_create([RankingState(pk=1)], ignore_conflicts=True)
+    return RankingState.objects.select_for_update().get(pk=1)
+
+
+def _ranking_write(*, today: date, previous: dict[int, int | None]) -> None:
+    """Bring the stored ranking in line with the current ratings; write only what differs."""
+    params = rating_params()
+    by_glicko = conf.order_by() == "glicko"
+    ratings = PlayerRating.objects.filter(games__gt=0).values_list(
+        "player_id", "player__name", "elo", "glicko_rating", "glicko_rd",
+        "glicko_volatility", "last_played",
+    )  # fmt: skip
+    standings, deviations = [], {}
+    for player_id, name, elo, g_rating, g_rd, g_volatility, last_played in ratings:
+        standings.append(Standing(player_id, name, g_rating if by_glicko else elo, last_played))
+        grown = inactive_periods(
+            player=GlickoState(rating=g_rating, rd=g_rd, volatility=g_volatility),
+            periods=empty_months_between(last_played, today),
+            params=params.glicko,
+        )
+        deviations[player_id] = grown.rd
+    wanted = {
+        p.player_id: (p.position, p.rank, previous.get(p.player_id), deviations[p.player_id])
+        for p in place_players(standings, active_since=today - timedelta(days=conf.active_days()))
+    }
+    stored = {
+        row[0]: row[1:]
+        for row in RankingPosition.objects.values_list(
+            "player_id", "position", "rank", "previous_rank", "glicko_rd"
+        )
+    }
+    RankingPosition.objects.filter(player_id__in=set(stored) - set(wanted)).delete()
+    RankingPosition.objects.bulk_create(
+        [
+            RankingPosition(
+                player_id=player_id, position=position, rank=rank, previous_rank=prev, glicko_rd=rd
+            )
+            for player_id, (position, rank, prev, rd) in wanted.items()
+            if player_id not in stored
+        ],
+        batch_size=1000,
+    )
+    changed = [
+        (*row, player_id)
+        for player_id, row in wanted.items()
+        if player_id in stored and stored[player_id] != row
+    ]
+    if changed:
+        quote = connection.ops.quote_name
+        table = quote(RankingPosition._meta.db_table)
+        sql = (
+            f"UPDATE {table} SET {quote('position')} = %s, {quote('rank')} = %s, "
+            f"{quote('previous_rank')} = %s, {quote('glicko_rd')} = %s "
+            f"WHERE {quote('player_id')} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, changed)
+
+
+def _ranking_update(*, changed_since: datetime | None) -> None:
+    """Update the stored ranking inside a rating transaction (ratings already written).
+
+    Rank changes come from the history before the cutoff, which a result finishing after
+    the cutoff leaves alone: then the stored previous ranks are kept. `changed_since=None`
+    (a recomputation) or a stale stored ranking rebuilds them too.
+    """
+    now = timezone.now()
+    today = utc_date(now)
+    state = _locked_ranking_state()
+    key = _ranking_key(today)
+    cutoff = _previous_cutoff(today)
+    if state.key == key and changed_since is not None and changed_since >= cutoff:
+        previous = dict(RankingPosition.objects.values_list("player_id", "previous_rank"))
+    else:
+        previous = dict(_previous_ranks(cutoff=cutoff))
+    _ranking_write(today=today, previous=previous)
+    state.key, state.built_at = key, now
+    state.save()
+
+
+def ranking_refresh(*, now: datetime | None = None, force: bool = False) -> bool:
+    """Rebuild the stored ranking if it was built for another date or other settings (or
+    always, with `force`). Returns whether it was rebuilt. Cheap when it is current."""
+    now = now or timezone.now()
+    today = utc_date(now)
+    key = _ranking_key(today)
+    if not force and RankingState.objects.filter(pk=1, key=key).exists():
+        return False
+    with transaction.atomic():
+        state = _locked_ranking_state()
+        if not force and state.key == key:  # rebuilt by someone else meanwhile
+            return False
+        _ranking_write(today=today, previous=dict(_previous_ranks(cutoff=_previous_cutoff(today))))
+        state.key, state.built_at = key, now
+        state.save()
+    return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -11,13 +12,17 @@ from accounts.countries import COUNTRIES
 from rankings import conf, selectors
 from rankings.chart import rating_chart
 
+#: Players per page of the ranking list.
+PAGE_SIZE = 100
+
 
 def ranking_page(request: HttpRequest) -> HttpResponse:
     country = request.GET.get("country", "").strip().upper()
     if country not in COUNTRIES:
         country = ""
     include_inactive = request.GET.get("active") == "false"
-    entries = selectors.ranking_list(country=country, include_inactive=include_inactive)
+    rows = selectors.ranking_rows(country=country, include_inactive=include_inactive)
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     query = {"country": country} if country else {}
     if include_inactive:
         query["active"] = "false"
@@ -25,7 +30,9 @@ def ranking_page(request: HttpRequest) -> HttpResponse:
         request,
         "rankings/ranking_list.html",
         {
-            "entries": entries,
+            "entries": [selectors.ranking_entry(row) for row in page],
+            "page": page,
+            "page_query": urlencode(query) + "&" if query else "",
             "country": country,
             "country_name": COUNTRIES.get(country, ""),
             "countries": sorted(

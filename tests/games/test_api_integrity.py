@@ -49,13 +49,13 @@ def race(*calls: Callable[[], Any]) -> list[Any]:
 @pytest.fixture
 def slow_engine(monkeypatch):
     """Hold the game lock a little longer, so that a racing request surely arrives meanwhile."""
-    replay = engine.game_state
+    replay = engine.replay
 
-    def slow_game_state(game, **kwargs):
+    def slow_replay(rows, variant):
         time.sleep(0.3)
-        return replay(game, **kwargs)
+        return replay(rows, variant)
 
-    monkeypatch.setattr(services, "game_state", slow_game_state)
+    monkeypatch.setattr(services, "replay", slow_replay)
 
 
 def submitter(game: Game, user, notation: str, ply: int = 0) -> Callable[[], Any]:

@@ -1,0 +1,201 @@
+"""Benchmark: the service at the size of a real federation, without a web server.
+
+    .venv/bin/python -m bench.scale --database-url postgres://postgres@127.0.0.1:5432/celtic_scale
+        [--players 10000] [--finished 120000] [--running 50000] [--seed 1]
+
+Seeds a disposable database (it is flushed first) with `--players` players, `--finished`
+rated results among them and `--running` running games (three days per move, a sixth with
+weekends off, deadlines 25 h to 3 days away, 1 % within a day; 2 % of the players on
+vacation),
+then times, in this process, what the issue measured: the beat tasks (deadline reminders,
+timeouts) and the ranking and game-list requests through Django's test client (so without
+gunicorn, network or concurrency: the full load test with 1/8/32 clients is
+`make bench-scale`'s job). Prints one line per measurement: the median time of five runs
+and the number of queries of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", required=True, help="a disposable database")
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--finished", type=int, default=120_000)
+    parser.add_argument("--running", type=int, default=50_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--reuse", action="store_true", help="measure a database seeded by an earlier run"
+    )
+    args = parser.parse_args()
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    now = datetime.now(UTC)
+    if args.reuse:
+        measure(list(User.objects.order_by("pk")[:1]), now=now)
+        return
+    call_command("migrate", verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    rng = random.Random(args.seed)
+    began = time.perf_counter()
+    users = seed_players(args.players)
+    seed_results(rng, users, args.finished, today=now.date())
+    seed_running_games(rng, users, args.running, now=now)
+    seed_vacations(rng, users, now=now)
+    print(f"seeded {args.players} players, {args.finished} results, {args.running} running games")
+    print(
+        f"seeding took {time.perf_counter() - began:.1f} s; load average {os.getloadavg()[0]:.1f}"
+    )
+    measure(users, now=now)
+
+
+def seed_players(count: int) -> list[Any]:
+    from django.contrib.auth.models import User
+
+    from accounts.models import Profile
+
+    User.objects.bulk_create(
+        [User(username=f"player{i}", email=f"player{i}@example.org") for i in range(count)],
+        batch_size=5000,
+    )
+    users = list(User.objects.order_by("pk"))
+    Profile.objects.bulk_create(
+        [Profile(user=user, time_zone="Europe/Dublin") for user in users], batch_size=5000
+    )
+    return users
+
+
+def seed_results(rng: random.Random, users: list[Any], count: int, *, today: date) -> None:
+    """Rated results over the last two years, rated with the one rating code path."""
+    from rankings.csvimport import ImportedResult
+    from rankings.models import Player
+    from rankings.services import results_import
+
+    names = [user.username for user in users]
+    first = today - timedelta(days=730)
+    results = []
+    for line in range(count):
+        a, b = rng.sample(names, 2)
+        played = first + timedelta(days=line * 729 // max(count, 1))
+        results.append(ImportedResult(line, played, a, b, rng.choice(["1-0", "0-1", "1/2-1/2"])))
+    results_import(results=results)
+    by_name = {user.username: user for user in users}
+    players = list(Player.objects.all())
+    for player in players:
+        player.user = by_name[player.name]
+    Player.objects.bulk_update(players, ["user"], batch_size=2000)
+
+
+def seed_running_games(rng: random.Random, users: list[Any], count: int, *, now: datetime) -> None:
+    from games.models import Game
+
+    games = []
+    for _ in range(count):
+        orange, blue = rng.sample(users, 2)
+        to_move = rng.choice(["orange", "blue"])
+        # 1 % within a day of their deadline (a reminder due), the rest 25 h to 3 days away
+        soon = rng.random() < 0.01
+        left = timedelta(
+            minutes=rng.randrange(60, 23 * 60) if soon else rng.randrange(25 * 60, 72 * 60)
+        )
+        games.append(
+            Game(
+                orange=orange,
+                blue=blue,
+                status=Game.Status.ACTIVE,
+                ply=rng.randrange(0, 20),
+                to_move=to_move,
+                turn_started_at=now - (timedelta(days=3) - left),
+                deadline=now + left,
+                orange_time_left=timedelta(days=3),
+                blue_time_left=timedelta(days=3),
+                weekends_off=rng.random() < 1 / 6,
+            )
+        )
+    Game.objects.bulk_create(games, batch_size=5000)
+
+
+def seed_vacations(rng: random.Random, users: list[Any], *, now: datetime) -> None:
+    from accounts.models import Vacation
+
+    Vacation.objects.bulk_create(
+        [
+            Vacation(user=user, started_at=now - timedelta(days=1), ends_at=now + timedelta(days=4))
+            for user in rng.sample(users, len(users) // 50)
+        ]
+    )
+
+
+def _timed(action: Callable[[], Any], runs: int = 5) -> tuple[float, int]:
+    """Median seconds of `runs` runs and the queries of the last one."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    timings = []
+    for _ in range(runs):
+        with CaptureQueriesContext(connection) as captured:
+            began = time.perf_counter()
+            action()
+            timings.append(time.perf_counter() - began)
+    return statistics.median(timings), len(captured)
+
+
+def measure(users: list[Any], *, now: datetime) -> None:
+    from django.test import Client
+
+    from games.timeouts import game_timeouts_decide
+    from notifications.events import deadline_reminders_queue
+    from rankings.models import RankingPosition
+    from rankings.services import ranking_refresh
+
+    def report(name: str, seconds: float, queries: int) -> None:
+        print(f"{name}: {seconds * 1000:,.0f} ms, {queries} queries")
+
+    print(f"load average {os.getloadavg()[0]:.1f} before measuring")
+    began = time.perf_counter()
+    first = deadline_reminders_queue(now=now)
+    report(f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, 0)
+    report(
+        "reminders, steady run (nothing due)", *_timed(lambda: deadline_reminders_queue(now=now))
+    )
+    report("timeouts, nothing overdue", *_timed(lambda: game_timeouts_decide(now=now)))
+    report("ranking rebuild (daily)", *_timed(lambda: ranking_refresh(force=True), runs=1))
+
+    client = Client()
+    client.force_login(users[0])
+    ranked = RankingPosition.objects.order_by("position").values_list("player_id", flat=True)
+    listed = ranked.count()
+    player = ranked[min(500, listed - 1)]
+    middle = max(1, listed // 25 // 2)  # a page in the middle of the API list (25 a page)
+    for name, url in [
+        ("GET /api/v1/accounts/me/ (baseline)", "/api/v1/accounts/me/"),
+        (f"GET /api/v1/rankings/?page={middle}", f"/api/v1/rankings/?page={middle}"),
+        ("GET /api/v1/rankings/export.csv", "/api/v1/rankings/export.csv"),
+        ("GET /api/v1/rankings/players/<id>/", f"/api/v1/rankings/players/{player}/"),
+        ("GET /rankings/ (page 1 of the list)", "/rankings/"),
+        ("GET /api/v1/games/ (a page of every game)", "/api/v1/games/"),
+        ("GET /api/v1/games/?status=active", "/api/v1/games/?status=active"),
+        ("GET / (home, logged in)", "/"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        report(name, *_timed(lambda url=url: client.get(url)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Query counts of the game lists, pages, detail and a move: fixed, whatever the number of
+games (3 or 30), so a page costs the same at the size of a real federation."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.services import vacation_start
+from games import services
+from games.clock import TimeControl
+from tests.accounts.factories import make_user
+from tests.games.conftest import API, submit, token_client
+
+pytestmark = pytest.mark.django_db
+
+_numbers = itertools.count()
+
+
+def _games_of(alice, count: int) -> list:
+    """`count` running games of alice against new players, half of them waiting for her
+    (some with weekends off); every opponent is on vacation, so clocks have pauses."""
+    games = []
+    for index in range(count):
+        rival = make_user(f"rival{next(_numbers)}")
+        weekends = TimeControl(days_per_move=3, weekends_off=index % 3 == 0)
+        orange, blue = (alice, rival) if index % 2 else (rival, alice)
+        game = services.game_start(orange=orange, blue=blue, time_control=weekends)
+        games.append(game)
+        vacation_start(user=rival, days=1)
+    return games
+
+
+def _queries(client, url: str, params: dict | None = None) -> int:
+    client.get(url, params)  # warm: sessions, caches
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, params)
+    assert response.status_code == 200, response.content[:300]
+    return len(captured)
+
+
+PAGES = {
+    "api: every visible game": (f"{API}/games/", {}),
+    "api: mine": (f"{API}/games/", {"mine": "true"}),
+    "api: my turn": (f"{API}/games/", {"my_turn": "true"}),
+    "api: a player's games": (f"{API}/games/", {"player": "alice"}),
+    "api: active": (f"{API}/games/", {"status": "active"}),
+    "page: home": ("/", {}),
+    "page: a player's games": ("/players/alice/", {}),
+}
+
+
+def _counts(alice, games: int) -> dict[str, int]:
+    _games_of(alice, games)
+    api = token_client(alice, name=f"lists {next(_numbers)}")
+    web = Client()
+    web.force_login(alice)
+    counts = {}
+    for name, (url, params) in PAGES.items():
+        counts[name] = _queries(api if name.startswith("api") else web, url, params)
+    return counts
+
+
+def test_game_lists_cost_the_same_for_3_and_30_games(alice):
+    three = _counts(alice, 3)
+    thirty = _counts(alice, 27)  # 30 in all
+    assert three == thirty
+    assert three == {
+        "api: every visible game": 4,  # token, count, page, vacations of the page's movers
+        "api: mine": 4,
+        "api: my turn": 4,
+        "api: a player's games": 5,  # ... and the player
+        "api: active": 4,
+        "page: home": 8,
+        "page: a player's games": 6,
+    }
+
+
+def test_game_detail_api_and_page(alice, bob):
+    game = services.game_start(orange=alice, blue=bob)
+    api = token_client(alice)
+    web = Client()
+    web.force_login(alice)
+    for ply, move in enumerate(["d5 ESW", "c5 ESW"]):
+        player = (alice, bob)[ply % 2]
+        services.move_submit(game_id=game.pk, user=player, expected_ply=ply, notation=move)
+    # token; the game with players and profiles; its moves (once); the mover's vacations
+    assert _queries(api, f"{API}/games/{game.pk}/") == 4
+    # session and user; the game; its moves; vacations; messages and their moderation
+    assert _queries(web, f"/games/{game.pk}/") == 8
+
+
+TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
+
+
+@pytest.mark.django_db(transaction=True)  # the move's own transaction, as in production
+def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
+    queued: list[int] = []  # the email goes to a worker after the commit, not in the request
+    monkeypatch.setattr("notifications.services.enqueue_send", queued.append)
+    game = services.game_start(orange=alice, blue=bob)
+    alice_api, bob_api = token_client(alice), token_client(bob)
+    assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
+    bob_api.get(f"{API}/games/{game.pk}/")  # bob's token was used a moment ago
+    with CaptureQueriesContext(connection) as captured:
+        response = submit(bob_api, game.pk, 1, "c5 ESW")
+    assert response.status_code == 201, response.json()
+    statements = [q["sql"] for q in captured.captured_queries]
+    statements = [sql for sql in statements if sql not in TRANSACTION_CONTROL]
+    # token; visibility; lock (with players and profiles); moves read once; insert; both
+    # players' vacations; game update; the your-turn email (dedupe check, savepoint, insert,
+    # release); the answer reuses the moves, position and clock the move computed
+    assert len(statements) == 11, "\n".join(sql[:120] for sql in statements)
+    assert len(queued) == 2  # bob's turn (after alice's move), then alice's
+
+    body = response.json()["game"]
+    assert [turn["notation"] for turn in body["moves"]] == ["d5 ESW", "c5 ESW"]
+    assert body["position"]["ply"] == 2
+    assert body["clock"]["side"] == "orange"
+    assert body["clock"]["seconds_left"] == 3 * 24 * 3600
