@@ -8,7 +8,7 @@ while a limit holds. The login page and the API check first to answer 429 with R
 Failures are counted in fixed windows of ``CELTIC_LOGIN_COOLOFF_MINUTES``. Reaching a limit
 locks the account (or address) until that many minutes after the failure that reached it; the
 lock is not extended by attempts made while it holds, so it always ends. Each failure claims a
-numbered slot with ``cache.add``, which is atomic on Redis and on the database cache, so
+numbered slot with ``cache.add``, which is atomic on Redis and on the embedded file cache, so
 parallel guesses cannot share one count. Successful logins write nothing.
 """
 

@@ -203,8 +203,8 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
 
 # --- Cache: shared by every process (throttles and login limits count in it) -----------------
-# Redis when CELTIC_CACHE_URL or REDIS_URL is set, under its own key prefix; else a table in
-# the database (created by ``migrate``), which every web process and the worker share.
+# Redis when CELTIC_CACHE_URL or REDIS_URL is set, under its own key prefix; else files under
+# CELTIC_VAR_DIR/cache/, which every web process and the worker on this machine share.
 CELTIC_CACHE_URL = os.environ.get("CELTIC_CACHE_URL", REDIS_URL)
 CELTIC_CACHE_KEY_PREFIX = os.environ.get("CELTIC_CACHE_KEY_PREFIX", "celtic")
 if CELTIC_CACHE_URL:
@@ -220,13 +220,15 @@ if CELTIC_CACHE_URL:
         }
     }
 else:
+    # Files under CELTIC_VAR_DIR, shared by every process on this machine, no server and no
+    # database queries (celticsite/cache.py makes ``add`` atomic for the login limits).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "celtic_cache",
+            "BACKEND": "celticsite.cache.AtomicFileCache",
+            "LOCATION": str(VAR_DIR / "cache"),
             "KEY_PREFIX": CELTIC_CACHE_KEY_PREFIX,
-            # Above this many rows, expired ones are deleted, then live ones if still above:
-            # high enough that a flood of keys cannot evict the login locks.
+            # Above this many entries, a third are deleted at random: high enough that a flood
+            # of keys cannot evict the login locks.
             "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }

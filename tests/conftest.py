@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from celticsite.celery import app as celery_app
@@ -34,19 +36,28 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+@pytest.fixture(scope="session", autouse=True)
+def _cache_of_this_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The embedded file cache goes to a directory of this run (of this xdist worker), so
+    parallel runs never share counts and ``cache.clear()`` touches only this run's files."""
+    backend = django_settings.CACHES["default"]["BACKEND"]
+    if "redis" in backend.lower():
+        yield
+        return
+    location = tmp_path_factory.mktemp("cache")
+    with override_settings(
+        CACHES={"default": {**django_settings.CACHES["default"], "LOCATION": str(location)}}
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttle_cache(
-    request: pytest.FixtureRequest, settings: Any, django_db_blocker: Any
-) -> Iterator[None]:
+def _fresh_throttle_cache(settings: Any) -> Iterator[None]:
     """Throttles and login limits count in the shared cache; start each test from zero.
 
-    The database cache lives in this run's test database, so clearing it touches no one else
-    (tests that use no database use no cache either). Redis is shared with other runs and the
-    broker (``clear()`` would empty the whole Redis database): there each test gets a key
-    prefix of its own instead.
+    The file cache is this run's own directory (``_cache_of_this_run``), so clearing it is
+    safe. Redis is shared with other runs and the broker (``clear()`` would empty the whole
+    Redis database): there each test gets a key prefix of its own instead.
     """
     if "redis" in settings.CACHES["default"]["BACKEND"].lower():
         settings.CACHES = {
@@ -54,16 +65,9 @@ def _fresh_throttle_cache(
         }
         yield
         return
-    if not (DATABASE_FIXTURES & set(request.fixturenames)
-            or request.node.get_closest_marker("django_db")):
-        yield
-        return
-    request.getfixturevalue("django_db_setup")
-    with django_db_blocker.unblock():
-        cache.clear()
+    cache.clear()
     yield
-    with django_db_blocker.unblock():
-        cache.clear()
+    cache.clear()
 
 
 @pytest.fixture

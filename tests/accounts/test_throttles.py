@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from rest_framework.test import APIClient
 
 from accounts import login_limits
 from accounts.services import api_token_create
+from celticsite.cache import AtomicFileCache
 from tests.accounts.factories import PASSWORD, make_user
 from tests.accounts.test_api import basic_header, token_header
 
@@ -68,10 +71,49 @@ def _settings_value(expression: str, **env: str) -> str:
 # --- The shared cache -------------------------------------------------------------------------
 
 
-def test_the_embedded_cache_is_the_database_shared_by_every_process():
-    backend = _settings_value("settings.CACHES['default']['BACKEND']")
+def test_the_embedded_cache_is_files_in_the_var_directory_shared_by_every_process(tmp_path):
+    cache = _settings_value("settings.CACHES['default']", CELTIC_VAR_DIR=str(tmp_path))
 
-    assert backend == "django.core.cache.backends.db.DatabaseCache"
+    assert "'BACKEND': 'celticsite.cache.AtomicFileCache'" in cache
+    assert f"'LOCATION': '{tmp_path / 'cache'}'" in cache
+    assert "'MAX_ENTRIES': 50000" in cache
+
+
+def test_the_file_cache_lets_exactly_one_of_racing_adds_claim_a_key(tmp_path):
+    shared = AtomicFileCache(str(tmp_path), {})
+    start = threading.Barrier(8)
+
+    def claim(number: int) -> bool:
+        start.wait()
+        return shared.add("slot", number, timeout=60)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        claimed = list(pool.map(claim, range(8)))
+
+    assert claimed.count(True) == 1
+    assert shared.get("slot") == claimed.index(True)
+    assert [name.suffix for name in tmp_path.iterdir()] == [".djcache"]  # no temp files left
+
+
+def test_the_file_cache_add_keeps_a_live_key_and_replaces_an_expired_one(tmp_path):
+    shared = AtomicFileCache(str(tmp_path), {})
+    start = timezone.now()
+
+    with time_machine.travel(start, tick=False):
+        assert shared.add("lock", "first", timeout=60) is True
+        assert shared.add("lock", "second", timeout=60) is False
+        assert shared.get("lock") == "first"
+    with time_machine.travel(start + timedelta(seconds=61), tick=False):
+        assert shared.add("lock", "third", timeout=60) is True
+        assert shared.get("lock") == "third"
+
+
+def test_throttled_api_requests_cost_no_cache_queries(alice, django_assert_num_queries):
+    client = APIClient()
+    client.force_authenticate(alice)
+
+    with django_assert_num_queries(0):
+        assert client.post(RESET, {"email": "nobody@example.org"}).status_code == 202
 
 
 def test_with_redis_the_cache_is_redis_under_its_own_prefix():

@@ -274,8 +274,7 @@ def test_password_reset_for_unknown_email_looks_the_same(
         tables.append([re.findall(r'FROM "(\w+)"', query["sql"]) for query in queries])
 
     assert answers[0] == answers[1] == (302, reverse("accounts:password_reset_done"), 1)
-    assert tables[0] == tables[1]  # (no queries at all when the cache is Redis)
-    assert {table for query in tables[0] for table in query} <= {"celtic_cache"}
+    assert tables[0] == tables[1] == []  # the throttle counts in the file cache or Redis
     assert mailoutbox == []  # nothing is sent until the callbacks run after commit
 
 
