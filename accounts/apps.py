@@ -6,10 +6,9 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from accounts import schema  # noqa: F401  (registers the OpenAPI auth extension)
-
         from django.contrib.auth.signals import user_login_failed
 
+        from accounts import schema  # noqa: F401  (registers the OpenAPI auth extension)
         from accounts.login_limits import login_failed_receiver
 
         user_login_failed.connect(login_failed_receiver, dispatch_uid="accounts-login-limits")

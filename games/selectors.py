@@ -64,8 +64,12 @@ def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
 
 def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
     """The game, if ``user`` may see it; a private game looks absent to outsiders."""
+    # The game page names the tournament, round and board (``Game.tournament``): one join.
+    games = game_list_visible(user=user).select_related(
+        "tournament_link__tournament", "tournament_link__round"
+    )
     try:
-        return game_list_visible(user=user).get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"There is no game #{game_id}.") from None
 
