@@ -471,11 +471,15 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
 
 
 @transaction.atomic
-def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
-    """A moderator voids a game: it stays visible but counts for nothing."""
+def game_annul(*, game_id: int, actor: User, reason: str, moderator_check: bool = True) -> Game:
+    """A moderator voids a game: it stays visible but counts for nothing.
+
+    ``moderator_check=False`` is for a caller that applied its own rule to ``actor`` (a
+    tournament's organiser or arbiter, in ``tournaments.services``)."""
     from moderation.services import audit_record
 
-    _require_moderator(actor, "games.annul_game")
+    if moderator_check:
+        _require_moderator(actor, "games.annul_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     if game.status == Game.Status.ANNULLED:
@@ -496,15 +500,20 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
 
 
 @transaction.atomic
-def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> Game:
-    """A moderator decides the result of a game (in progress or finished)."""
+def game_adjudicate(
+    *, game_id: int, actor: User, result: str, reason: str, moderator_check: bool = True
+) -> Game:
+    """A moderator decides the result of a game (in progress or finished).
+
+    ``moderator_check=False`` as for ``game_annul``."""
     from moderation.services import audit_record
 
     if result not in {Result.ORANGE_WINS, Result.BLUE_WINS, Result.DRAW}:
         raise errors.DomainError(
             f"result {result!r} is not one of 1-0, 0-1, 1/2-1/2.", code="invalid_result"
         )
-    _require_moderator(actor, "games.adjudicate_game")
+    if moderator_check:
+        _require_moderator(actor, "games.adjudicate_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     previous = {"status": game.status, "result": game.result}

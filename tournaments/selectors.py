@@ -477,7 +477,7 @@ _POINTS = PointSystem()
 
 # --- For the API and pages (t3b) --------------------------------------------------------------
 
-# The same names as ``services.ORGANISE_PERMISSION`` etc. (services import this module).
+# The permissions that run events (``services.ORGANISE_PERMISSION`` etc. are these).
 ORGANISE = "tournaments.organise_tournament"
 ADJUDICATE = "tournaments.adjudicate_tournament_game"
 MANAGE_ENTRIES = "tournaments.manage_tournament_entries"
@@ -505,12 +505,20 @@ def tournament_get_managed(
     """The tournament if ``user`` may see it (else ``TournamentNotFound``) and run it
     (``tournament_can_manage`` with ``permission``, else ``NotOrganiser``)."""
     tournament = tournament_get_visible(tournament_id=tournament_id, user=user)
+    tournament_manager_require(tournament=tournament, user=user, permission=permission)
+    return tournament
+
+
+def tournament_manager_require(
+    *, tournament: Tournament, user: AnyUser | None, permission: str = ORGANISE
+) -> None:
+    """``NotOrganiser`` unless ``tournament_can_manage``: the one rule the services, the API
+    and the pages apply before running an event."""
     if not tournament_can_manage(tournament=tournament, user=user, permission=permission):
         raise errors.NotOrganiser(
-            f"Only the organiser of {tournament} (holding the organiser permission) or an "
+            f"Only the organiser of {tournament.name} (holding the organiser permission) or an "
             "administrator may do this."
         )
-    return tournament
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,9 @@ User = AbstractBaseUser
 logger = logging.getLogger(__name__)
 Result = TournamentGame.Result
 
-ORGANISE_PERMISSION = "tournaments.organise_tournament"
-ADJUDICATE_PERMISSION = "tournaments.adjudicate_tournament_game"
-MANAGE_ENTRIES_PERMISSION = "tournaments.manage_tournament_entries"
+ORGANISE_PERMISSION = selectors.ORGANISE
+ADJUDICATE_PERMISSION = selectors.ADJUDICATE
+MANAGE_ENTRIES_PERMISSION = selectors.MANAGE_ENTRIES
 
 # The settings an organiser chooses; ``tournament_create`` and ``tournament_update`` take them.
 SETTING_FIELDS: tuple[str, ...] = (
@@ -113,15 +113,11 @@ def _require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
         )
 
 
-def _require_organiser(tournament: Tournament, actor: User, *, permission: str = "") -> None:
-    """The tournament's organiser, or staff holding ``permission`` for every event."""
-    if actor.pk == tournament.organiser_id and actor.is_active:
-        return
-    if permission and actor.is_active and actor.has_perm(permission):
-        return
-    raise errors.NotOrganiser(
-        f"Only the organiser of {tournament.name} (or an administrator) may do this."
-    )
+def _require_manager(tournament: Tournament, actor: User, *, permission: str) -> None:
+    """The event's organiser while they hold the organiser permission, a superuser, or staff
+    holding ``permission`` (the entries or adjudicate one) for every event: the rule of
+    ``selectors.tournament_can_manage``, which the API and pages apply too."""
+    selectors.tournament_manager_require(tournament=tournament, user=actor, permission=permission)
 
 
 def _require_reason(reason: str) -> str:
@@ -174,7 +170,7 @@ def tournament_update(
 ) -> Tournament:
     """Change settings of a tournament that has not started (draft or registration)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="change it"
     )
@@ -286,7 +282,7 @@ def _validate(t: Tournament) -> None:
 def tournament_registration_open(*, tournament_id: int, actor: User) -> Tournament:
     """Publish a draft: players may register (from ``registration_opens_at`` if set)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.DRAFT, doing="open registration")
     _validate(tournament)
     tournament.status = Tournament.Status.REGISTRATION
@@ -424,7 +420,7 @@ def entry_approve(*, entry_id: int, actor: User, now: datetime | None = None) ->
     """The organiser accepts a pending entry (events with approval)."""
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(tournament, Tournament.Status.REGISTRATION, doing="approve entries")
     if entry.status != Entry.Status.PENDING:
         raise errors.WrongStatus(
@@ -442,7 +438,7 @@ def entry_approve(*, entry_id: int, actor: User, now: datetime | None = None) ->
 def entry_decline(*, entry_id: int, actor: User) -> Entry:
     """The organiser turns down a pending entry."""
     entry = _entry_with_tournament_locked(entry_id)
-    _require_organiser(entry.tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(entry.tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     if entry.status != Entry.Status.PENDING:
         raise errors.WrongStatus(
             f"{entry.name}'s entry is {entry.get_status_display().lower()}, not waiting.",
@@ -457,7 +453,7 @@ def entry_decline(*, entry_id: int, actor: User) -> Entry:
 def entry_invite(*, tournament_id: int, actor: User, user: User) -> Entry:
     """The organiser invites ``user``; they enter by registering (``tournament_register``)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="invite"
     )
@@ -513,7 +509,7 @@ def tournament_start(*, tournament_id: int, actor: User, now: datetime | None = 
     Too few registered players is refused (``too_few_players``); the event stays open.
     """
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.REGISTRATION, doing="start it")
     _start(tournament, now=now or timezone.now(), automatic=False)
     return tournament
@@ -787,7 +783,7 @@ def round_dates_set(
     """The organiser moves a planned round's start date (rounds on dates) or sets a round's
     end date, after which its unfinished games go to adjudication. ``None`` keeps a date."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="change round dates")
     rnd = tournament.rounds.filter(number=round_number).first()
     if rnd is None:
@@ -833,7 +829,7 @@ def round_pair_manually(
     """
     now = now or timezone.now()
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="pair a round")
     reason = _require_reason(reason)
     fields = section_fields(tournament)
@@ -1017,7 +1013,7 @@ def entry_remove(*, entry_id: int, actor: User, reason: str, now: datetime | Non
     """
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     reason = _require_reason(reason)
     if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED):
         raise errors.WrongStatus(
@@ -1159,11 +1155,13 @@ def tournament_game_adjudicate(
     """The organiser decides a game (usually one past a deadline): ``result`` is 1-0, 0-1 or
     1/2-1/2. The game ends adjudicated; the audit log records who and why."""
     tournament, link = _link_locked(tournament_game_id)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="adjudicate")
     if link.game is None:
         raise errors.WrongStatus("This pairing has no game to adjudicate; fix its result.")
-    game_services.game_adjudicate(game_id=link.game.pk, actor=actor, result=result, reason=reason)
+    game_services.game_adjudicate(
+        game_id=link.game.pk, actor=actor, result=result, reason=reason, moderator_check=False
+    )
     link.game.refresh_from_db()
     link.result_fixed = False
     link.save(update_fields=["result_fixed"])
@@ -1183,7 +1181,7 @@ def tournament_result_fix(
     """The organiser sets how a pairing counts in the event (any ``TournamentGame.Result``,
     e.g. a forfeit or a cancellation), whatever its game says. Audited with the reason."""
     tournament, link = _link_locked(tournament_game_id)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(
         tournament, Tournament.Status.RUNNING, Tournament.Status.FINISHED, doing="fix a result"
     )
@@ -1397,7 +1395,7 @@ def knockout_match_decide(
             f"There is no knockout match #{match_id}.", code="match_not_found"
         )
     tournament = _tournament_locked(round_tournament)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="decide a match")
     reason = _require_reason(reason)
     match = KnockoutMatch.objects.select_related("round", "higher", "lower").get(pk=match_id)
@@ -1420,7 +1418,9 @@ def knockout_match_decide(
     )
     for link in match.games.filter(result=Result.PENDING).select_related("game"):
         if link.game is not None and link.game.is_active:
-            game_services.game_annul(game_id=link.game.pk, actor=actor, reason=reason)
+            game_services.game_annul(
+                game_id=link.game.pk, actor=actor, reason=reason, moderator_check=False
+            )
         link.result, link.result_fixed = Result.CANCELLED, True
         link.save(update_fields=["result", "result_fixed"])
     _knockout_match_decided(match, winner, KnockoutMatch.DecidedBy.ORGANISER)
@@ -1460,7 +1460,7 @@ def _final_standings_store(tournament: Tournament) -> selectors.Standings:
 def tournament_cancel(*, tournament_id: int, actor: User, reason: str) -> Tournament:
     """The organiser calls off an event that has not finished; running games are annulled."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(
         tournament,
         Tournament.Status.DRAFT,
@@ -1471,7 +1471,9 @@ def tournament_cancel(*, tournament_id: int, actor: User, reason: str) -> Tourna
     reason = _require_reason(reason)
     for link in tournament.games.filter(game__status=Game.Status.ACTIVE).select_related("game"):
         assert link.game is not None
-        game_services.game_annul(game_id=link.game.pk, actor=actor, reason=reason)
+        game_services.game_annul(
+            game_id=link.game.pk, actor=actor, reason=reason, moderator_check=False
+        )
     _cancel(tournament, note=reason, now=timezone.now())
     return tournament
 
