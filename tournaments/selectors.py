@@ -79,21 +79,27 @@ def tiebreak_codes_unknown(*, codes: list[str]) -> list[str]:
 # --- Lists ------------------------------------------------------------------------------------
 
 
-def _visible(user: AnyUser | None) -> Q:
-    """Public events, and private ones the user organises or plays in."""
-    if user is None or not user.is_authenticated:
-        return Q(public=True)
-    return Q(public=True) | Q(organiser=user) | Q(entries__player=user)
+def tournament_sees_every_event(*, user: AnyUser | None) -> bool:
+    """Superusers, and active staff holding the adjudicate or entries permission: those who
+    may act on any event (``tournament_can_manage``) see every one, private or draft."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return user.is_staff and (user.has_perm(ADJUDICATE) or user.has_perm(MANAGE_ENTRIES))
 
 
 def tournament_list(
     *, user: AnyUser | None = None, status: str | None = None
 ) -> QuerySet[Tournament]:
-    """Tournaments ``user`` may see (drafts only their organiser's), newest first."""
-    rows = Tournament.objects.filter(_visible(user)).select_related("organiser", "winner")
+    """Tournaments ``user`` may see, newest first: public events that are not drafts, the
+    private ones they organise or play in, their own drafts; every event for those
+    ``tournament_sees_every_event`` names."""
+    rows = Tournament.objects.select_related("organiser", "winner")
     if user is None or not user.is_authenticated:
-        rows = rows.exclude(status=Tournament.Status.DRAFT)
-    else:
+        rows = rows.filter(public=True).exclude(status=Tournament.Status.DRAFT)
+    elif not tournament_sees_every_event(user=user):
+        rows = rows.filter(Q(public=True) | Q(organiser=user) | Q(entries__player=user))
         rows = rows.exclude(~Q(organiser=user), status=Tournament.Status.DRAFT)
     if status is not None:
         rows = rows.filter(status=status)
