@@ -823,6 +823,9 @@ def round_pair_manually(
 ) -> Round:
     """The organiser pairs the next planned round by hand and starts it (not knockout).
 
+    Only once every earlier round is complete (``round_not_complete`` before): a round paired
+    by hand replaces the system's pairing, which the results of the rounds before decide,
+    and no round starts while the one before still runs unless the schedule says so.
     ``pairs`` are ``(orange entry id, blue entry id)``; ``byes`` are entry ids given a
     pairing bye. Every active player of a one-section event must appear exactly once.
     Written to the audit log with the reason.
@@ -841,6 +844,7 @@ def round_pair_manually(
     rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
+    _require_earlier_rounds_complete(tournament, rnd)
     field = fields[0]
     pairing = _manual_pairing(field, pairs=pairs, byes=byes)
     audit_record(
@@ -852,6 +856,21 @@ def round_pair_manually(
     )
     _round_start(tournament, rnd, now=now, pairings={field.section: pairing})
     return rnd
+
+
+def _require_earlier_rounds_complete(tournament: Tournament, rnd: Round) -> None:
+    unfinished = list(
+        tournament.rounds.filter(number__lt=rnd.number)
+        .exclude(status=Round.Status.COMPLETE)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if unfinished:
+        raise errors.WrongStatus(
+            f"Round {rnd.number} can be paired by hand once round {unfinished[-1]} is complete "
+            "(every game decided or adjudicated).",
+            code="round_not_complete",
+        )
 
 
 def _manual_pairing(

@@ -109,8 +109,18 @@ def _ended_game(tournament: Tournament) -> int:
     return link.pk
 
 
+def _round_one_decided(w: World) -> Tournament:
+    """A running event on dates, round 1 adjudicated, round 2 waiting for its date."""
+    tournament = w.running(round_start_mode="on_dates", round_interval_days=7)
+    for link in tournament.games.filter(round__number=1):
+        services.tournament_game_adjudicate(
+            tournament_game_id=link.pk, actor=w.users["organiser"], result="1-0", reason="done"
+        )
+    return tournament
+
+
 def _manual_pairs(w: World) -> tuple[str, str, dict[str, Any]]:
-    tournament = w.running()
+    tournament = _round_one_decided(w)
     ids = list(tournament.entries.order_by("seed").values_list("pk", flat=True))
     body = _reason({"pairs": [[ids[0], ids[3]], [ids[1], ids[2]]]})
     return "post", f"{T}/{tournament.pk}/pairings/", body
@@ -367,8 +377,20 @@ def test_a_reason_is_required_and_results_must_be_known(world):
     assert (pending.status_code, pending.json()["code"]) == (400, "invalid_result")
 
 
-def test_a_manual_pairing_must_pair_everyone_once(world):
+def test_a_manual_pairing_waits_for_the_running_round(world):
     tournament = world.running()
+    ids = list(tournament.entries.order_by("seed").values_list("pk", flat=True))
+    answer = _post(
+        world,
+        "organiser",
+        f"{T}/{tournament.pk}/pairings/",
+        _reason({"pairs": [[ids[0], ids[3]], [ids[1], ids[2]]]}),
+    )
+    assert (answer.status_code, answer.json()["code"]) == (409, "round_not_complete")
+
+
+def test_a_manual_pairing_must_pair_everyone_once(world):
+    tournament = _round_one_decided(world)
     ids = list(tournament.entries.order_by("seed").values_list("pk", flat=True))
     answer = _post(
         world,
