@@ -1,5 +1,6 @@
-"""Who may call each tournaments endpoint, as one table (to fold into the project's permission
-matrix), then every error path of the endpoints with the code it answers.
+"""Who may call each tournaments endpoint, as one table for the roles only tournaments have
+(the organiser, another organiser, the arbiter; the project's nine roles are in
+``tests/security/matrix/tournaments.py``), then every error path with the code it answers.
 
 Roles: ``anon`` (no login), ``player`` (registered in the event), ``outsider`` (logged in, not
 in it), ``organiser`` (organises it, holds the organiser permission), ``other_org`` (holds the
