@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -89,3 +90,23 @@ def vacation_intervals(*, user: AbstractBaseUser, since: datetime) -> tuple[Inte
     """The user's vacations that end after ``since``, as ``(start, end)`` pairs."""
     rows = Vacation.objects.filter(user=user, ends_at__gt=since).order_by("started_at")
     return tuple(rows.values_list("started_at", "ends_at"))
+
+
+def vacation_intervals_many(
+    *, users: Iterable[AbstractBaseUser], since: datetime
+) -> dict[int, tuple[Interval, ...]]:
+    """``vacation_intervals`` of each user, by user id (one query; none: an empty tuple)."""
+    found: dict[int, list[Interval]] = {user.pk: [] for user in users}
+    rows = Vacation.objects.filter(user__in=list(found), ends_at__gt=since).order_by("started_at")
+    for user_id, started_at, ends_at in rows.values_list("user_id", "started_at", "ends_at"):
+        found[user_id].append((started_at, ends_at))
+    return {user_id: tuple(intervals) for user_id, intervals in found.items()}
+
+
+def profile_time_zones(*, users: Iterable[AbstractBaseUser]) -> dict[int, str]:
+    """Each user's time zone name, by user id (one query; the default without a profile)."""
+    default = Profile._meta.get_field("time_zone").get_default()
+    zones = {user.pk: default for user in users}
+    rows = Profile.objects.filter(user__in=list(zones)).values_list("user_id", "time_zone")
+    zones.update(rows)
+    return zones

@@ -270,15 +270,14 @@ def games_start_many(
     """Start one game per ``(orange, blue)`` pair at once (a tournament round).
 
     Like ``game_start`` for each pair, but the games are written with one bulk insert and
-    each Orange player's pauses (weekends, vacations) are read once however many games they
-    start. Returns the games, with their ids, in the order of ``pairs``.
+    the Orange players' pauses (weekends, vacations) are read together however many games they
+    start (``selectors.clock_pauses_many``: two queries for the whole round). Returns the
+    games, with their ids, in the order of ``pairs``.
     """
     tc = time_control or TimeControl()
     now = now or timezone.now()
-    deadline_for: dict[int, datetime | None] = {}
-    games: list[Game] = []
-    for orange, blue in pairs:
-        game = _game_new(
+    games = [
+        _game_new(
             orange=orange,
             blue=blue,
             rated=rated,
@@ -286,14 +285,22 @@ def games_start_many(
             window_forfeit=window_forfeit,
             tc=tc,
         )
+        for orange, blue in pairs
+    ]
+    pauses = selectors.clock_pauses_many(
+        users={game.orange.pk: game.orange for game in games}.values(),
+        weekends_off=tc.weekends_off,
+        vacation_allowed=tc.vacation_allowed,
+        since=now,
+    )
+    for game in games:
         game.turn_started_at = now
-        if orange.pk not in deadline_for:
-            bank = game.time_left(Side.ORANGE)
-            deadline_for[orange.pk] = (
-                None if bank is None else _deadline_from(game, now=now, budget=bank)
-            )
-        game.deadline = deadline_for[orange.pk]
-        games.append(game)
+        bank = game.time_left(Side.ORANGE)
+        game.deadline = (
+            None
+            if bank is None
+            else deadline_after(now, bank, pauses[game.orange.pk].stream(since=now))
+        )
     return Game.objects.bulk_create(games)
 
 
