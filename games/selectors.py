@@ -10,7 +10,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
 
-from accounts.selectors import profile_get, vacation_intervals, vacation_intervals_by_user
+from accounts.selectors import (
+    profile_get,
+    profile_time_zones,
+    vacation_intervals,
+    vacation_intervals_by_user,
+)
 from games import errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
@@ -169,6 +174,28 @@ def clock_pauses(
     elif vacations is None:
         vacations = vacation_intervals(user=user, since=since)
     return Pauses(weekend_zone=zone, vacations=vacations)
+
+
+def clock_pauses_many(
+    *,
+    users: Iterable[AbstractBaseUser],
+    weekends_off: bool,
+    vacation_allowed: bool,
+    since: datetime,
+) -> dict[int, Pauses]:
+    """``clock_pauses`` of each user, by user id, for games with these rules, read for all
+    of them at once (two queries at most: time zones and vacations): a round's Orange
+    players."""
+    users = list(users)
+    zones = profile_time_zones(users=users) if weekends_off else {}
+    vacations = vacation_intervals_by_user(user_ids=[user.pk for user in users], since=since) if vacation_allowed else {}
+    return {
+        user.pk: Pauses(
+            weekend_zone=ZoneInfo(zones[user.pk]) if weekends_off else None,
+            vacations=vacations.get(user.pk, ()),
+        )
+        for user in users
+    }
 
 
 def game_clock(

@@ -285,15 +285,14 @@ def games_start_many(
     """Start one game per ``(orange, blue)`` pair at once (a tournament round).
 
     Like ``game_start`` for each pair, but the games are written with one bulk insert and
-    each Orange player's pauses (weekends, vacations) are read once however many games they
-    start. Returns the games, with their ids, in the order of ``pairs``.
+    the Orange players' pauses (weekends, vacations) are read together however many games they
+    start (``selectors.clock_pauses_many``: two queries for the whole round). Returns the
+    games, with their ids, in the order of ``pairs``.
     """
     tc = time_control or TimeControl()
     now = now or timezone.now()
-    deadline_for: dict[int, datetime | None] = {}
-    games: list[Game] = []
-    for orange, blue in pairs:
-        game = _game_new(
+    games = [
+        _game_new(
             orange=orange,
             blue=blue,
             rated=rated,
@@ -301,14 +300,22 @@ def games_start_many(
             window_forfeit=window_forfeit,
             tc=tc,
         )
+        for orange, blue in pairs
+    ]
+    pauses = selectors.clock_pauses_many(
+        users={game.orange.pk: game.orange for game in games}.values(),
+        weekends_off=tc.weekends_off,
+        vacation_allowed=tc.vacation_allowed,
+        since=now,
+    )
+    for game in games:
         game.turn_started_at = now
-        if orange.pk not in deadline_for:
-            bank = game.time_left(Side.ORANGE)
-            deadline_for[orange.pk] = (
-                None if bank is None else _deadline_from(game, now=now, budget=bank)
-            )
-        game.deadline = deadline_for[orange.pk]
-        games.append(game)
+        bank = game.time_left(Side.ORANGE)
+        game.deadline = (
+            None
+            if bank is None
+            else deadline_after(now, bank, pauses[game.orange.pk].stream(since=now))
+        )
     return Game.objects.bulk_create(games)
 
 
@@ -531,11 +538,15 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
 
 
 @transaction.atomic
-def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
-    """A moderator voids a game: it stays visible but counts for nothing."""
+def game_annul(*, game_id: int, actor: User, reason: str, moderator_check: bool = True) -> Game:
+    """A moderator voids a game: it stays visible but counts for nothing.
+
+    ``moderator_check=False`` is for a caller that applied its own rule to ``actor`` (a
+    tournament's organiser or arbiter, in ``tournaments.services``)."""
     from moderation.services import audit_record
 
-    _require_moderator(actor, "games.annul_game")
+    if moderator_check:
+        _require_moderator(actor, "games.annul_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     if game.status == Game.Status.ANNULLED:
@@ -556,15 +567,20 @@ def game_annul(*, game_id: int, actor: User, reason: str) -> Game:
 
 
 @transaction.atomic
-def game_adjudicate(*, game_id: int, actor: User, result: str, reason: str) -> Game:
-    """A moderator decides the result of a game (in progress or finished)."""
+def game_adjudicate(
+    *, game_id: int, actor: User, result: str, reason: str, moderator_check: bool = True
+) -> Game:
+    """A moderator decides the result of a game (in progress or finished).
+
+    ``moderator_check=False`` as for ``game_annul``."""
     from moderation.services import audit_record
 
     if result not in {Result.ORANGE_WINS, Result.BLUE_WINS, Result.DRAW}:
         raise errors.DomainError(
             f"result {result!r} is not one of 1-0, 0-1, 1/2-1/2.", code="invalid_result"
         )
-    _require_moderator(actor, "games.adjudicate_game")
+    if moderator_check:
+        _require_moderator(actor, "games.adjudicate_game")
     game = _game_locked(game_id)
     reason = _require_reason(reason)
     previous = {"status": game.status, "result": game.result}

@@ -79,21 +79,27 @@ def tiebreak_codes_unknown(*, codes: list[str]) -> list[str]:
 # --- Lists ------------------------------------------------------------------------------------
 
 
-def _visible(user: AnyUser | None) -> Q:
-    """Public events, and private ones the user organises or plays in."""
-    if user is None or not user.is_authenticated:
-        return Q(public=True)
-    return Q(public=True) | Q(organiser=user) | Q(entries__player=user)
+def tournament_sees_every_event(*, user: AnyUser | None) -> bool:
+    """Superusers, and active staff holding the adjudicate or entries permission: those who
+    may act on any event (``tournament_can_manage``) see every one, private or draft."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return user.is_staff and (user.has_perm(ADJUDICATE) or user.has_perm(MANAGE_ENTRIES))
 
 
 def tournament_list(
     *, user: AnyUser | None = None, status: str | None = None
 ) -> QuerySet[Tournament]:
-    """Tournaments ``user`` may see (drafts only their organiser's), newest first."""
-    rows = Tournament.objects.filter(_visible(user)).select_related("organiser", "winner")
+    """Tournaments ``user`` may see, newest first: public events that are not drafts, the
+    private ones they organise or play in, their own drafts; every event for those
+    ``tournament_sees_every_event`` names."""
+    rows = Tournament.objects.select_related("organiser", "winner")
     if user is None or not user.is_authenticated:
-        rows = rows.exclude(status=Tournament.Status.DRAFT)
-    else:
+        rows = rows.filter(public=True).exclude(status=Tournament.Status.DRAFT)
+    elif not tournament_sees_every_event(user=user):
+        rows = rows.filter(Q(public=True) | Q(organiser=user) | Q(entries__player=user))
         rows = rows.exclude(~Q(organiser=user), status=Tournament.Status.DRAFT)
     if status is not None:
         rows = rows.filter(status=status)
@@ -477,7 +483,7 @@ _POINTS = PointSystem()
 
 # --- For the API and pages (t3b) --------------------------------------------------------------
 
-# The same names as ``services.ORGANISE_PERMISSION`` etc. (services import this module).
+# The permissions that run events (``services.ORGANISE_PERMISSION`` etc. are these).
 ORGANISE = "tournaments.organise_tournament"
 ADJUDICATE = "tournaments.adjudicate_tournament_game"
 MANAGE_ENTRIES = "tournaments.manage_tournament_entries"
@@ -505,12 +511,20 @@ def tournament_get_managed(
     """The tournament if ``user`` may see it (else ``TournamentNotFound``) and run it
     (``tournament_can_manage`` with ``permission``, else ``NotOrganiser``)."""
     tournament = tournament_get_visible(tournament_id=tournament_id, user=user)
+    tournament_manager_require(tournament=tournament, user=user, permission=permission)
+    return tournament
+
+
+def tournament_manager_require(
+    *, tournament: Tournament, user: AnyUser | None, permission: str = ORGANISE
+) -> None:
+    """``NotOrganiser`` unless ``tournament_can_manage``: the one rule the services, the API
+    and the pages apply before running an event."""
     if not tournament_can_manage(tournament=tournament, user=user, permission=permission):
         raise errors.NotOrganiser(
-            f"Only the organiser of {tournament} (holding the organiser permission) or an "
+            f"Only the organiser of {tournament.name} (holding the organiser permission) or an "
             "administrator may do this."
         )
-    return tournament
 
 
 @dataclass(frozen=True)

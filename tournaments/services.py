@@ -56,9 +56,9 @@ User = AbstractBaseUser
 logger = logging.getLogger(__name__)
 Result = TournamentGame.Result
 
-ORGANISE_PERMISSION = "tournaments.organise_tournament"
-ADJUDICATE_PERMISSION = "tournaments.adjudicate_tournament_game"
-MANAGE_ENTRIES_PERMISSION = "tournaments.manage_tournament_entries"
+ORGANISE_PERMISSION = selectors.ORGANISE
+ADJUDICATE_PERMISSION = selectors.ADJUDICATE
+MANAGE_ENTRIES_PERMISSION = selectors.MANAGE_ENTRIES
 
 # The settings an organiser chooses; ``tournament_create`` and ``tournament_update`` take them.
 SETTING_FIELDS: tuple[str, ...] = (
@@ -127,15 +127,11 @@ def _require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
         )
 
 
-def _require_organiser(tournament: Tournament, actor: User, *, permission: str = "") -> None:
-    """The tournament's organiser, or staff holding ``permission`` for every event."""
-    if actor.pk == tournament.organiser_id and actor.is_active:
-        return
-    if permission and actor.is_active and actor.has_perm(permission):
-        return
-    raise errors.NotOrganiser(
-        f"Only the organiser of {tournament.name} (or an administrator) may do this."
-    )
+def _require_manager(tournament: Tournament, actor: User, *, permission: str) -> None:
+    """The event's organiser while they hold the organiser permission, a superuser, or staff
+    holding ``permission`` (the entries or adjudicate one) for every event: the rule of
+    ``selectors.tournament_can_manage``, which the API and pages apply too."""
+    selectors.tournament_manager_require(tournament=tournament, user=actor, permission=permission)
 
 
 def _require_reason(reason: str) -> str:
@@ -188,7 +184,7 @@ def tournament_update(
 ) -> Tournament:
     """Change settings of a tournament that has not started (draft or registration)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="change it"
     )
@@ -323,7 +319,7 @@ def _swiss_problems(t: Tournament) -> dict[str, str]:
 def tournament_registration_open(*, tournament_id: int, actor: User) -> Tournament:
     """Publish a draft: players may register (from ``registration_opens_at`` if set)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.DRAFT, doing="open registration")
     _validate(tournament)
     tournament.status = Tournament.Status.REGISTRATION
@@ -517,7 +513,7 @@ def entry_approve(*, entry_id: int, actor: User, now: datetime | None = None) ->
     """The organiser accepts a pending entry (events with approval)."""
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(
         tournament,
         Tournament.Status.REGISTRATION,
@@ -543,7 +539,7 @@ def entry_approve(*, entry_id: int, actor: User, now: datetime | None = None) ->
 def entry_decline(*, entry_id: int, actor: User) -> Entry:
     """The organiser turns down a pending entry."""
     entry = _entry_with_tournament_locked(entry_id)
-    _require_organiser(entry.tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(entry.tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     if entry.status != Entry.Status.PENDING:
         raise errors.WrongStatus(
             f"{entry.name}'s entry is {entry.get_status_display().lower()}, not waiting.",
@@ -558,7 +554,7 @@ def entry_decline(*, entry_id: int, actor: User) -> Entry:
 def entry_invite(*, tournament_id: int, actor: User, user: User) -> Entry:
     """The organiser invites ``user``; they enter by registering (``tournament_register``)."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="invite"
     )
@@ -614,7 +610,7 @@ def tournament_start(*, tournament_id: int, actor: User, now: datetime | None = 
     Too few registered players is refused (``too_few_players``); the event stays open.
     """
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.REGISTRATION, doing="start it")
     _start(tournament, now=now or timezone.now(), automatic=False)
     return tournament
@@ -919,7 +915,7 @@ def round_dates_set(
     """The organiser moves a planned round's start date (rounds on dates) or sets a round's
     end date, after which its unfinished games go to adjudication. ``None`` keeps a date."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="change round dates")
     rnd = tournament.rounds.filter(number=round_number).first()
     if rnd is None:
@@ -959,13 +955,16 @@ def round_pair_manually(
 ) -> Round:
     """The organiser pairs the next planned round by hand and starts it (not knockout).
 
+    Only once every earlier round is complete (``round_not_complete`` before): a round paired
+    by hand replaces the system's pairing, which the results of the rounds before decide,
+    and no round starts while the one before still runs unless the schedule says so.
     ``pairs`` are ``(orange entry id, blue entry id)``; ``byes`` are entry ids given a
     pairing bye. Every active player of a one-section event must appear exactly once.
     Written to the audit log with the reason.
     """
     now = now or timezone.now()
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="pair a round")
     reason = _require_reason(reason)
     fields = section_fields(tournament)
@@ -977,6 +976,7 @@ def round_pair_manually(
     rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
+    _require_earlier_rounds_complete(tournament, rnd)
     field = fields[0]
     pairing = _manual_pairing(field, pairs=pairs, byes=byes, excused=_excused(rnd, field))
     audit_record(
@@ -988,6 +988,21 @@ def round_pair_manually(
     )
     _round_start(tournament, rnd, now=now, pairings={field.section: pairing})
     return rnd
+
+
+def _require_earlier_rounds_complete(tournament: Tournament, rnd: Round) -> None:
+    unfinished = list(
+        tournament.rounds.filter(number__lt=rnd.number)
+        .exclude(status=Round.Status.COMPLETE)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if unfinished:
+        raise errors.WrongStatus(
+            f"Round {rnd.number} can be paired by hand once round {unfinished[-1]} is complete "
+            "(every game decided or adjudicated).",
+            code="round_not_complete",
+        )
 
 
 def _manual_pairing(
@@ -1183,7 +1198,7 @@ def entry_remove(*, entry_id: int, actor: User, reason: str, now: datetime | Non
     """
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     reason = _require_reason(reason)
     if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED):
         raise errors.WrongStatus(
@@ -1343,7 +1358,7 @@ def bye_enter(
     Audited with the reason; the player is not paired that round."""
     entry = _entry_with_tournament_locked(entry_id)
     tournament = entry.tournament
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     reason = _require_reason(reason)
     rnd = _swiss_round_to_come(tournament, round_number)
     if kind not in (Bye.Kind.ZERO, Bye.Kind.HALF, Bye.Kind.FULL):
@@ -1375,7 +1390,7 @@ def forbidden_pairs_set(
     club, same family), replacing the previous list; rounds paired later honour it.
     Audited once the event runs."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
+    _require_manager(tournament, actor, permission=MANAGE_ENTRIES_PERMISSION)
     _require_status(
         tournament,
         Tournament.Status.DRAFT,
@@ -1471,11 +1486,13 @@ def tournament_game_adjudicate(
     """The organiser decides a game (usually one past a deadline): ``result`` is 1-0, 0-1 or
     1/2-1/2. The game ends adjudicated; the audit log records who and why."""
     tournament, link = _link_locked(tournament_game_id)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="adjudicate")
     if link.game is None:
         raise errors.WrongStatus("This pairing has no game to adjudicate; fix its result.")
-    game_services.game_adjudicate(game_id=link.game.pk, actor=actor, result=result, reason=reason)
+    game_services.game_adjudicate(
+        game_id=link.game.pk, actor=actor, result=result, reason=reason, moderator_check=False
+    )
     link.game.refresh_from_db()
     link.result_fixed = False
     link.save(update_fields=["result_fixed"])
@@ -1495,7 +1512,7 @@ def tournament_result_fix(
     """The organiser sets how a pairing counts in the event (any ``TournamentGame.Result``,
     e.g. a forfeit or a cancellation), whatever its game says. Audited with the reason."""
     tournament, link = _link_locked(tournament_game_id)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(
         tournament, Tournament.Status.RUNNING, Tournament.Status.FINISHED, doing="fix a result"
     )
@@ -1709,7 +1726,7 @@ def knockout_match_decide(
             f"There is no knockout match #{match_id}.", code="match_not_found"
         )
     tournament = _tournament_locked(round_tournament)
-    _require_organiser(tournament, actor, permission=ADJUDICATE_PERMISSION)
+    _require_manager(tournament, actor, permission=ADJUDICATE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="decide a match")
     reason = _require_reason(reason)
     match = KnockoutMatch.objects.select_related("round", "higher", "lower").get(pk=match_id)
@@ -1732,7 +1749,9 @@ def knockout_match_decide(
     )
     for link in match.games.filter(result=Result.PENDING).select_related("game"):
         if link.game is not None and link.game.is_active:
-            game_services.game_annul(game_id=link.game.pk, actor=actor, reason=reason)
+            game_services.game_annul(
+                game_id=link.game.pk, actor=actor, reason=reason, moderator_check=False
+            )
         link.result, link.result_fixed = Result.CANCELLED, True
         link.save(update_fields=["result", "result_fixed"])
     _knockout_match_decided(match, winner, KnockoutMatch.DecidedBy.ORGANISER)
@@ -1772,7 +1791,7 @@ def _final_standings_store(tournament: Tournament) -> selectors.Standings:
 def tournament_cancel(*, tournament_id: int, actor: User, reason: str) -> Tournament:
     """The organiser calls off an event that has not finished; running games are annulled."""
     tournament = _tournament_locked(tournament_id)
-    _require_organiser(tournament, actor, permission=ORGANISE_PERMISSION)
+    _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(
         tournament,
         Tournament.Status.DRAFT,
@@ -1783,7 +1802,9 @@ def tournament_cancel(*, tournament_id: int, actor: User, reason: str) -> Tourna
     reason = _require_reason(reason)
     for link in tournament.games.filter(game__status=Game.Status.ACTIVE).select_related("game"):
         assert link.game is not None
-        game_services.game_annul(game_id=link.game.pk, actor=actor, reason=reason)
+        game_services.game_annul(
+            game_id=link.game.pk, actor=actor, reason=reason, moderator_check=False
+        )
     _cancel(tournament, note=reason, now=timezone.now())
     return tournament
 

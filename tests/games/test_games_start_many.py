@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from accounts.models import Profile, Vacation
 from celticsite.errors import DomainError
 from games import services
 from games.clock import ClockKind, TimeControl
 from games.models import Game
+from tests.accounts.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -36,3 +41,56 @@ def test_a_player_cannot_meet_themselves(alice, bob):
         services.games_start_many(pairs=[(alice, bob), (bob, bob)], now=NOW)
     assert caught.value.code == "same_player"
     assert not Game.objects.exists()
+
+
+def _fresh(users: list[User]) -> list[User]:
+    """The users read again, as a round's players arrive (no profile cached on them)."""
+    by_pk = User.objects.in_bulk([u.pk for u in users])
+    return [by_pk[u.pk] for u in users]
+
+
+def _field(size: int, prefix: str = "player") -> list[User]:
+    users = [make_user(f"{prefix}{i}") for i in range(size)]
+    for i, user in enumerate(users):
+        Profile.objects.filter(user=user).update(time_zone=ZONES[i % len(ZONES)])
+        Vacation.objects.create(
+            user=user,
+            started_at=NOW + timedelta(days=1),
+            ends_at=NOW + timedelta(days=1, hours=10 * (i + 1)),
+        )
+    return users
+
+
+ZONES = ["UTC", "Pacific/Auckland", "America/Los_Angeles"]
+PAUSED = TimeControl(days_per_move=3, weekends_off=True, vacation_allowed=True)
+
+
+def test_pauses_are_read_once_for_all_players():
+    small, big = _field(4, "small"), _field(20, "big")
+    two_oranges = list(zip(_fresh(small[::2]), _fresh(small[1::2]), strict=True))
+    ten_oranges = list(zip(_fresh(big[::2]), _fresh(big[1::2]), strict=True))
+
+    with CaptureQueriesContext(connection) as two:
+        services.games_start_many(pairs=two_oranges, time_control=PAUSED, now=NOW)
+    with CaptureQueriesContext(connection) as ten:
+        services.games_start_many(pairs=ten_oranges, time_control=PAUSED, now=NOW)
+
+    assert len(ten) == len(two) == 3  # time zones, vacations, the insert
+
+
+def test_each_orange_keeps_their_own_weekends_and_vacations():
+    players = _field(6)
+    pairs = list(zip(_fresh(players[::2]), _fresh(players[1::2]), strict=True))
+
+    games = services.games_start_many(pairs=pairs, time_control=PAUSED, now=NOW)
+    singles = [
+        services.game_start(orange=orange, blue=blue, time_control=PAUSED, now=NOW)
+        for orange, blue in _fresh_pairs(pairs)
+    ]
+
+    assert [g.deadline for g in games] == [g.deadline for g in singles]
+    assert len({g.deadline for g in games}) == 3  # zones and vacations differ per player
+
+
+def _fresh_pairs(pairs: list[tuple[User, User]]) -> list[tuple[User, User]]:
+    return list(zip(_fresh([o for o, _ in pairs]), _fresh([b for _, b in pairs]), strict=True))

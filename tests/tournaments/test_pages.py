@@ -205,12 +205,19 @@ def test_manage_is_for_the_organiser(make_tournament, organiser, players):
     assert root.get(f"/tournaments/{tournament.pk}/manage/").status_code == 200
 
 
-def test_manual_pairing_by_seed(make_tournament, organiser, players):
-    tournament = make_tournament(name="Elm RR")
+def test_manual_pairing_by_seed(make_tournament, organiser, players, commit):
+    tournament = make_tournament(name="Elm RR", round_start_mode="on_dates", round_interval_days=7)
     register_all(tournament, players[:4])
     services.tournament_start(tournament_id=tournament.pk, actor=organiser)
     client = login(organiser)
     url = f"/tournaments/{tournament.pk}/manage/pair/"
+    early = client.post(url, {"pairs": "1 4\n2 3", "reason": "x"}, follow=True)
+    assert messages_of(early) == [
+        "Round 2 can be paired by hand once round 1 is complete (every game decided or "
+        "adjudicated)."
+    ]
+    for link in tournament.games.all():
+        finish(link.game, "1-0", commit=commit)
     bad = client.post(url, {"pairs": "1 2\nthree", "reason": "x", "back": "manage"}, follow=True)
     assert any('Line 2 ("three")' in m for m in messages_of(bad))
     unknown = client.post(url, {"pairs": "1 9\n2 3", "reason": "x"}, follow=True)

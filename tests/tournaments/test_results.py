@@ -255,35 +255,43 @@ def test_result_fix_is_audited_and_sticks(four, organiser, commit, arbiter):
     assert first.result == R.BLUE_FORFEIT_WIN
 
 
-def test_manual_pairing(make_tournament, organiser, players, commit):
-    tournament = make_tournament()
-    register_all(tournament, players[:4])
-    with commit():
-        services.tournament_start(tournament_id=tournament.pk, actor=organiser)
-    for link in links(tournament, 1):
-        finish(link.game, "1-0", commit=commit)
-    # round 2 started by itself; pair round 3 by hand instead of the table
-    entries = list(tournament.entries.order_by("seed"))
+def _pair_by_hand(tournament, organiser, pairs, *, now=None):
+    return services.round_pair_manually(
+        tournament_id=tournament.pk, actor=organiser, pairs=pairs, reason="test", now=now
+    )
+
+
+def test_manual_pairing_waits_for_the_round_before(four, organiser, commit):
+    tournament = four(round_start_mode="on_dates", round_interval_days=7)
+    e1, e2, e3, e4 = tournament.entries.order_by("seed")
     with pytest.raises(DomainError) as caught:
-        services.round_pair_manually(
-            tournament_id=tournament.pk,
-            actor=organiser,
-            pairs=[(entries[0].pk, entries[1].pk)],
-            reason="test",
-        )
+        _pair_by_hand(tournament, organiser, [(e1.pk, e2.pk), (e3.pk, e4.pk)])
+    assert caught.value.code == "round_not_complete"
+    assert "once round 1 is complete" in caught.value.detail
+    assert tournament.rounds.get(number=2).status == "planned"
+    assert not links(tournament, 2)
+
+
+def test_manual_pairing(four, organiser, commit):
+    tournament = four(round_start_mode="on_dates", round_interval_days=7)
+    for link in links(tournament, 1):
+        finish(link.game, "1-0", commit=commit, now=T0 + timedelta(days=1))
+    # round 1 complete, round 2 waits for its date: pair it by hand instead of the table
+    e1, e2, e3, e4 = tournament.entries.order_by("seed")
+    with pytest.raises(DomainError) as caught:
+        _pair_by_hand(tournament, organiser, [(e1.pk, e2.pk)])
     assert caught.value.code == "manual_pairing_invalid"
     assert "not paired" in caught.value.detail
-    for link in links(tournament, 2):
-        finish(link.game, "1-0", commit=commit)
-    # round 3 already started from the table: nothing left to pair by hand
-    with pytest.raises(DomainError) as caught:
-        services.round_pair_manually(
-            tournament_id=tournament.pk,
-            actor=organiser,
-            pairs=[(entries[0].pk, entries[1].pk), (entries[2].pk, entries[3].pk)],
-            reason="test",
+    with commit():
+        rnd = _pair_by_hand(
+            tournament, organiser, [(e1.pk, e3.pk), (e4.pk, e2.pk)], now=T0 + timedelta(days=2)
         )
-    assert caught.value.code == "no_round_left"
+    assert (rnd.number, Round.objects.get(pk=rnd.pk).status) == (2, "running")
+    assert [(g.orange.seed, g.blue.seed) for g in links(tournament, 2)] == [(1, 3), (4, 2)]
+    # round 2 now runs: round 3 waits for it
+    with pytest.raises(DomainError) as caught:
+        _pair_by_hand(tournament, organiser, [(e1.pk, e4.pk), (e2.pk, e3.pk)])
+    assert caught.value.code == "round_not_complete"
 
 
 def test_ratings_name_the_tournament_and_unrated_events_are_unrated(

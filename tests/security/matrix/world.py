@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
@@ -29,6 +29,8 @@ from tests.security.matrix import (
     SUPERUSER,
     SUSPENDED,
 )
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 
 @dataclass
@@ -114,6 +116,7 @@ def build_world() -> World:
         testers=testers,
     )
     world.targets = _admin_targets(world, root=root, moderators=moderators)
+    world.targets.update(_tournament_targets(world))
     return world
 
 
@@ -141,4 +144,48 @@ def _admin_targets(world: World, *, root: User, moderators: Group) -> dict[str, 
             outcome=InboundEmail.Outcome.MALFORMED,
         ),
         "move": world.finished.moves.first(),
+    }
+
+
+def _tournament_targets(world: World) -> dict[str, Any]:
+    """Events of an organiser who holds no role, one per state the tournaments rows need;
+    the player is registered in the open one (the others play with players of their own)."""
+    organiser = make_user("orga")
+    organiser.user_permissions.add(
+        Permission.objects.get(
+            codename="organise_tournament", content_type__app_label="tournaments"
+        )
+    )
+    organiser = User.objects.get(pk=organiser.pk)
+    field = [make_user(f"entrant{i}") for i in range(1, 6)]
+    make_user("guest")  # someone to invite
+
+    def event(name: str, entrants: list[User], **settings: Any) -> Tournament:
+        tournament = tournament_services.tournament_create(
+            organiser=organiser, name=name, **settings
+        )
+        tournament_services.tournament_registration_open(
+            tournament_id=tournament.pk, actor=organiser
+        )
+        for user in entrants:
+            tournament_services.tournament_register(tournament_id=tournament.pk, user=user)
+        return Tournament.objects.get(pk=tournament.pk)
+
+    def running(name: str, entrants: list[User], **settings: Any) -> Tournament:
+        tournament = event(name, entrants, **settings)
+        return tournament_services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+
+    dates = running("Matrix dates", field[:4], round_start_mode="on_dates", round_interval_days=7)
+    for link in dates.games.order_by("board"):  # round 1 decided; round 2 waits for its date
+        tournament_services.tournament_game_adjudicate(
+            tournament_game_id=link.pk, actor=organiser, result="1-0", reason="Matrix"
+        )
+    draft = tournament_services.tournament_create(organiser=organiser, name="Matrix draft")
+    return {
+        "t_draft": draft,
+        "t_open": event("Matrix open", [world.users[PLAYER], *field[:3]]),
+        "t_approval": event("Matrix approval", field[:1], registration_mode="approval"),
+        "t_running": running("Matrix running", field),  # five players: a bye each round
+        "t_dates": dates,
+        "t_knockout": running("Matrix knockout", field[:4], format="knockout"),
     }

@@ -1,0 +1,241 @@
+"""Rows for the tournaments app: events are read by anyone, run by their organiser (here a
+user who holds no role: ``orga`` of the world's events) or a superuser.
+
+No role organises an event or holds a tournaments permission, so every action that runs an
+event is the superuser's alone; staff and moderators get 403 (404 where they cannot see a
+draft). ``tests/tournaments/test_api_permissions.py`` covers the organiser, another
+organiser and the arbiter (staff holding the tournaments permissions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tests.security.matrix import (
+    NOBODY,
+    SUPERUSERS,
+    AdminRow,
+    ApiRow,
+    delete_row,
+    expect,
+)
+from tests.security.matrix.world import World
+from tournaments.models import Bye, Entry, KnockoutMatch, Tournament, TournamentGame
+
+V1 = "/api/v1/tournaments"
+EVENT = f"{V1}/{{tournament_id}}"
+TRF_FILE = Path(__file__).parents[2] / "tournaments" / "trf" / "data" / "celtic_open.trf"
+
+OPEN_TO_ALL = expect(200)
+LOGGED_IN = {"anonymous": 401}
+ORGANISERS_ONLY = expect(403, **LOGGED_IN, superuser=200)  # the superuser, as no role organises
+REASON_BODY = {"reason": "Matrix"}
+
+
+def _event(world: World, name: str) -> Tournament:
+    return world.targets[f"t_{name}"]
+
+
+def _ids(name: str, **more: Callable[[World], Any]) -> Callable[[World], Mapping[str, Any]]:
+    """The URL values for the world's event ``name`` (``t_open`` …), with ``more`` of them."""
+    return lambda world: {
+        "tournament_id": _event(world, name).pk,
+        **{key: value(world) for key, value in more.items()},
+    }
+
+
+def _pending_entry(world: World) -> Entry:
+    return _event(world, "approval").entries.get()
+
+
+def _entrant(world: World) -> Entry:
+    return _event(world, "running").entries.get(player__username="entrant1")
+
+
+def _running_game(world: World) -> TournamentGame:
+    return _event(world, "running").games.order_by("board").first()
+
+
+def _decided_game(world: World) -> TournamentGame:
+    return _event(world, "dates").games.order_by("board").first()
+
+
+def _match(world: World) -> KnockoutMatch:
+    return KnockoutMatch.objects.filter(round__tournament=_event(world, "knockout")).first()
+
+
+def _round_two(world: World) -> dict[str, Any]:
+    seeds = list(_event(world, "dates").entries.order_by("seed").values_list("pk", flat=True))
+    return {**REASON_BODY, "pairs": [[seeds[0], seeds[3]], [seeds[2], seeds[1]]]}
+
+
+API_ROWS = [
+    # --- reading: the world's events are public ---
+    ApiRow("GET", f"{V1}/", OPEN_TO_ALL),
+    ApiRow("GET", f"{EVENT}/", OPEN_TO_ALL, ids=_ids("open")),
+    ApiRow("GET", f"{EVENT}/standings/", OPEN_TO_ALL, ids=_ids("running")),
+    ApiRow("GET", f"{EVENT}/crosstable/", OPEN_TO_ALL, ids=_ids("running")),
+    ApiRow("GET", f"{EVENT}/trf/", OPEN_TO_ALL, ids=_ids("running")),
+    # --- organisers: creating needs the organiser permission ---
+    ApiRow("POST", f"{V1}/", expect(403, **LOGGED_IN, superuser=201), body={"name": "New"}),
+    ApiRow(
+        "POST",
+        f"{V1}/import-trf/",
+        expect(403, **LOGGED_IN, superuser=201),
+        body=lambda world: {"trf": TRF_FILE.read_text(), "name": ""},
+    ),
+    ApiRow("PATCH", f"{EVENT}/", ORGANISERS_ONLY, body={"description": "x"}, ids=_ids("open")),
+    # A draft is seen by its organiser, superusers and staff holding tournaments permissions.
+    ApiRow(
+        "POST",
+        f"{EVENT}/open-registration/",
+        expect(404, **LOGGED_IN, superuser=200),
+        ids=_ids("draft"),
+    ),
+    ApiRow("POST", f"{EVENT}/start/", ORGANISERS_ONLY, ids=_ids("open")),
+    ApiRow("POST", f"{EVENT}/cancel/", ORGANISERS_ONLY, body=REASON_BODY, ids=_ids("open")),
+    ApiRow(
+        "POST",
+        f"{EVENT}/invite/",
+        expect(403, **LOGGED_IN, superuser=201),
+        body={"username": "guest"},
+        ids=_ids("open"),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/entries/{{entry_id}}/approve/",
+        ORGANISERS_ONLY,
+        ids=_ids("approval", entry_id=lambda world: _pending_entry(world).pk),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/entries/{{entry_id}}/decline/",
+        ORGANISERS_ONLY,
+        ids=_ids("approval", entry_id=lambda world: _pending_entry(world).pk),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/entries/{{entry_id}}/remove/",
+        ORGANISERS_ONLY,
+        body=REASON_BODY,
+        ids=_ids("running", entry_id=lambda world: _entrant(world).pk),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/pairings/",
+        expect(403, **LOGGED_IN, superuser=201),
+        body=_round_two,
+        ids=_ids("dates"),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/games/{{tournament_game_id}}/adjudicate/",
+        ORGANISERS_ONLY,
+        body={**REASON_BODY, "result": "1-0"},
+        ids=_ids("running", tournament_game_id=lambda world: _running_game(world).pk),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/games/{{tournament_game_id}}/fix-result/",
+        ORGANISERS_ONLY,
+        body={**REASON_BODY, "result": "cancelled"},
+        ids=_ids("dates", tournament_game_id=lambda world: _decided_game(world).pk),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/matches/{{match_id}}/decide/",
+        ORGANISERS_ONLY,
+        body=lambda world: {**REASON_BODY, "winner_entry_id": _match(world).higher_id},
+        ids=_ids("knockout", match_id=lambda world: _match(world).pk),
+    ),
+    # --- players ---
+    ApiRow(
+        "POST",
+        f"{EVENT}/register/",
+        expect(201, **LOGGED_IN, player=409),
+        body={},  # no entry code: the event has none
+        ids=_ids("open"),
+    ),
+    ApiRow("POST", f"{EVENT}/withdraw/", expect(409, **LOGGED_IN, player=200), ids=_ids("open")),
+]
+
+REASON = {"confirm": "yes", "reason": "Matrix"}
+
+ADMIN_ROWS = [
+    AdminRow(
+        "tournaments.tournament",
+        "open_registration",
+        SUPERUSERS,
+        lambda world: _event(world, "draft"),
+        lambda t: t.status == Tournament.Status.REGISTRATION,
+        asks=False,
+    ),
+    AdminRow(
+        "tournaments.tournament",
+        "start",
+        SUPERUSERS,
+        lambda world: _event(world, "open"),
+        lambda t: t.status == Tournament.Status.RUNNING,
+        asks=False,
+    ),
+    AdminRow(
+        "tournaments.tournament",
+        "cancel",
+        SUPERUSERS,
+        lambda world: _event(world, "open"),
+        lambda t: t.status == Tournament.Status.CANCELLED,
+        REASON,
+    ),
+    AdminRow(
+        "tournaments.entry",
+        "approve",
+        SUPERUSERS,
+        _pending_entry,
+        lambda entry: entry.status == Entry.Status.APPROVED,
+        asks=False,
+    ),
+    AdminRow(
+        "tournaments.entry",
+        "remove",
+        SUPERUSERS,
+        _entrant,
+        lambda entry: entry.status == Entry.Status.REMOVED,
+        REASON,
+    ),
+    AdminRow(
+        "tournaments.tournamentgame",
+        "adjudicate",
+        SUPERUSERS,
+        _running_game,
+        lambda link: link.result == TournamentGame.Result.ORANGE_WINS,
+        {**REASON, "result": "1-0"},
+    ),
+    AdminRow(
+        "tournaments.tournamentgame",
+        "fix_result",
+        SUPERUSERS,
+        _decided_game,
+        lambda link: link.result == TournamentGame.Result.CANCELLED and link.result_fixed,
+        {**REASON, "result": "cancelled"},
+    ),
+    AdminRow(
+        "tournaments.knockoutmatch",
+        "decide",
+        SUPERUSERS,
+        _match,
+        lambda match: match.winner_id is not None and match.winner_id == match.lower_id,
+        {**REASON, "winner": "lower"},
+    ),
+    # Events, entries, games, matches and byes change only through the services.
+    delete_row("tournaments.tournament", lambda world: _event(world, "draft"), NOBODY),
+    delete_row("tournaments.entry", _entrant, NOBODY),
+    delete_row("tournaments.tournamentgame", _running_game, NOBODY),
+    delete_row("tournaments.knockoutmatch", _match, NOBODY),
+    delete_row(
+        "tournaments.bye",
+        lambda world: Bye.objects.filter(round__tournament=_event(world, "running")).first(),
+        NOBODY,
+    ),
+]
