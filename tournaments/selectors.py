@@ -557,3 +557,45 @@ def tournament_match_in(*, tournament: Tournament, match_id: int) -> KnockoutMat
             f"{tournament} has no knockout match #{match_id}.", code="match_not_found"
         )
     return match
+
+
+# --- Swiss: late entries, byes ahead of a round, forbidden pairs -------------------------------
+
+
+def tournament_late_entry_round(*, tournament: Tournament) -> int | None:
+    """The round a late entrant would start in now, or None when the event takes no late
+    entries (not a running Swiss, none allowed, or the last round for them is paired)."""
+    last = tournament.late_entry_last_round
+    if tournament.status != Tournament.Status.RUNNING or last is None:
+        return None
+    nxt = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    return nxt.number if nxt is not None and nxt.number <= last else None
+
+
+def tournament_rounds_to_come(*, tournament: Tournament) -> list[int]:
+    """Numbers of the rounds not paired yet (a bye can still be entered for them)."""
+    return list(
+        tournament.rounds.filter(status=Round.Status.PLANNED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def tournament_byes_ahead(*, tournament: Tournament) -> list[Bye]:
+    """Byes entered for rounds not paired yet (requested half-point byes, absences)."""
+    return list(
+        Bye.objects.filter(round__tournament=tournament, round__status=Round.Status.PLANNED)
+        .select_related("round", "entry")
+        .order_by("round__number", "entry__seed")
+    )
+
+
+def tournament_forbidden_pair_names(*, tournament: Tournament) -> list[tuple[str, str]]:
+    """The forbidden pairs by the players' usernames (or names without an account)."""
+    label = {
+        e.pk: e.player.get_username() if e.player else e.name
+        for e in tournament.entries.select_related("player")
+    }
+    return [
+        (label[a], label[b]) for a, b in tournament.forbidden_pairs if a in label and b in label
+    ]
