@@ -33,7 +33,6 @@ from notifications import events as notification_events
 from tournaments import errors, selectors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
-from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.knockout import (
     BracketMatch,
     MatchDecision,
@@ -807,7 +806,9 @@ def _pair(tournament: Tournament, rnd: Round, field: SectionField) -> RoundPairi
         if rnd.number > total:  # a smaller section has finished its rounds
             return RoundPairing(pairs=())
     if tournament.format == Tournament.Format.SWISS:
-        options = _swiss_options(tournament, field, total_rounds=total)
+        options = selectors.swiss_pairing_options(
+            tournament=tournament, section=field, total_rounds=total
+        )
     try:
         # Every seated player goes in, withdrawn ones too (named absent), so that the
         # pairing numbers of the others stay put.
@@ -826,22 +827,6 @@ def _excused(rnd: Round, field: SectionField) -> frozenset[int]:
     """Players with a bye entered ahead for ``rnd`` (requested half-point byes, absences)."""
     entry_ids = set(rnd.byes.values_list("entry_id", flat=True))
     return frozenset(field.number_of(e.pk) for e in field.entries if e.pk in entry_ids)
-
-
-def _swiss_options(tournament: Tournament, field: SectionField, *, total_rounds: int) -> dict:
-    """Forbidden pairs and Baku acceleration (C.04.5) in the Dutch system's numbers."""
-    numbers = {entry.pk: index + 1 for index, entry in enumerate(field.entries)}
-    forbidden = tuple(
-        frozenset((numbers[a], numbers[b]))
-        for a, b in tournament.forbidden_pairs
-        if a in numbers and b in numbers
-    )
-    acceleration = {}
-    if tournament.accelerated:
-        # Group A is the top of the starting list: late entrants are never in it.
-        at_start = sum(1 for entry in field.entries if entry.joined_round == 1)
-        acceleration = baku_acceleration(at_start, total_rounds)
-    return {"forbidden_pairs": forbidden, "acceleration": acceleration}
 
 
 def _section_rounds(tournament: Tournament, size: int) -> int:
