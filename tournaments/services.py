@@ -378,12 +378,12 @@ def tournament_register(
 def _late_register(tournament: Tournament, *, user: User, entry_code: str) -> Entry:
     """A late entry to a running Swiss: seated at once (or waiting for approval), with a
     bye of the event's kind for every round already paired."""
-    _late_round_open(tournament)
     existing = tournament.entries.filter(player=user).first()
     if existing is not None and existing.status != Entry.Status.DECLINED:
         raise errors.AlreadyRegistered(
             f"You are already in {tournament.name} ({existing.get_status_display().lower()})."
         )
+    _late_round_open(tournament)
     _check_eligibility(tournament, user=user, entry_code=entry_code)
     _check_running_games(tournament, user=user)
     pending = tournament.registration_mode == Tournament.RegistrationMode.APPROVAL
@@ -1219,6 +1219,8 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
     entry.save(
         update_fields=["status", "withdrawn_at", "withdrawn_after_round", "results_cancelled"]
     )
+    # Byes entered ahead lapse: a withdrawn player scores nothing more.
+    Bye.objects.filter(entry=entry, round__status=Round.Status.PLANNED).delete()
     for link in mine:
         if cancel:
             link.result, link.result_fixed = Result.CANCELLED, True
