@@ -289,7 +289,8 @@ class TournamentRegisterApi(LoggedInApi):
         summary="Register (or accept an invitation)",
         description="Refusals are 403 with the rule as `code`: registration_not_open, "
         "registration_closed, invitation_required, entry_code_wrong, rating_too_low, "
-        "rating_too_high, too_few_finished_games, too_many_running_games, tournament_full; "
+        "rating_too_high, too_few_finished_games, too_many_running_games, tournament_full, "
+        "late_entry_closed (a running Swiss past its last round for late entries); "
         "409 already_registered.",
         request=s.RegisterInputSerializer,
         responses={201: s.EntryOutputSerializer, **_errors(400, 401, 403, 404, 409)},

@@ -347,7 +347,8 @@ def tournament_register(
     (``too_many_running_games``) and the field size (``tournament_full``). Invited players
     skip the code, rating and finished-games checks (the organiser chose them). In an event
     with approval the entry waits for the organiser; otherwise it is registered at once, and
-    an event that starts when full starts with the last place taken.
+    an event that starts when full starts with the last place taken. A running Swiss takes
+    late entries until its ``late_entry_last_round`` is paired (``late_entry_closed`` after).
     """
     now = now or timezone.now()
     tournament = _tournament_locked(tournament_id)
