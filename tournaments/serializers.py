@@ -115,6 +115,7 @@ class ForbiddenPairsInputSerializer(serializers.Serializer):
     reason = serializers.CharField(
         max_length=2000,
         required=False,
+        allow_blank=True,
         default="",
         help_text="Required once the event runs (kept in the audit log).",
     )
