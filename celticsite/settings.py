@@ -368,6 +368,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "TournamentResultEnum": "tournaments.models.TournamentGame.Result",
+        "ByeKindEnum": "tournaments.models.Bye.Kind",
         "GameResultEnum": "games.models.Result",
     },
     "SWAGGER_UI_DIST": "SIDECAR",

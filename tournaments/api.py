@@ -289,7 +289,8 @@ class TournamentRegisterApi(LoggedInApi):
         summary="Register (or accept an invitation)",
         description="Refusals are 403 with the rule as `code`: registration_not_open, "
         "registration_closed, invitation_required, entry_code_wrong, rating_too_low, "
-        "rating_too_high, too_few_finished_games, too_many_running_games, tournament_full; "
+        "rating_too_high, too_few_finished_games, too_many_running_games, tournament_full, "
+        "late_entry_closed (a running Swiss past its last round for late entries); "
         "409 already_registered.",
         request=s.RegisterInputSerializer,
         responses={201: s.EntryOutputSerializer, **_errors(400, 401, 403, 404, 409)},
@@ -459,6 +460,88 @@ class RoundPairManuallyApi(LoggedInApi):
         )
         shown = selectors.tournament_rounds(tournament=tournament).get(pk=rnd.pk)
         return Response(s.RoundOutputSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+
+class ByeRequestApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_bye_request",
+        summary="Ask for a half-point bye in a Swiss round not paired yet",
+        description="Up to the event's half_point_byes_max per player (409 "
+        "bye_limit_reached); only before the round is paired (409 round_paired).",
+        request=s.ByeRequestInputSerializer,
+        responses={201: s.ByeEnteredSerializer, **_errors(400, 401, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        data = _valid(s.ByeRequestInputSerializer, request).validated_data
+        bye = services.bye_request(
+            tournament_id=tournament.pk, user=request.user, round_number=data["round"]
+        )
+        return Response(s.ByeEnteredSerializer(bye).data, status=status.HTTP_201_CREATED)
+
+
+class ByeCancelApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_bye_cancel",
+        summary="Take back your half-point bye for a round not paired yet",
+        request=None,
+        responses={204: None, **_errors(401, 404, 409)},
+        tags=TAGS,
+    )
+    def delete(self, request: Request, tournament_id: int, round_number: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        services.bye_request_cancel(
+            tournament_id=tournament.pk, user=request.user, round_number=round_number
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EntryByeApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_entry_bye",
+        summary="Enter a bye or an absence for a Swiss round not paired yet (organiser)",
+        description="Z: absent (not answering), no points; H: half a point (outside the "
+        "players' limit); F: a full point. The player is not paired that round. Audited.",
+        request=s.ByeEnterInputSerializer,
+        responses={201: s.ByeEnteredSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
+        data = _valid(s.ByeEnterInputSerializer, request).validated_data
+        bye = services.bye_enter(
+            tournament_id=tournament.pk,
+            actor=request.user,
+            entry_id=entry_id,
+            kind=data["kind"],
+            reason=data["reason"],
+            round_number=data["round"],
+        )
+        return Response(s.ByeEnteredSerializer(bye).data, status=status.HTTP_201_CREATED)
+
+
+class ForbiddenPairsApi(LoggedInApi):
+    @extend_schema(
+        operation_id="tournaments_forbidden_pairs",
+        summary="Set the pairs who must never meet in a Swiss (organiser)",
+        description="Entry ids, e.g. players of the same club or family; replaces the "
+        "list. Rounds paired afterwards honour it. Once running a reason is required.",
+        request=s.ForbiddenPairsInputSerializer,
+        responses={200: s.ForbiddenPairsOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def put(self, request: Request, tournament_id: int) -> Response:
+        tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+        data = _valid(s.ForbiddenPairsInputSerializer, request).validated_data
+        tournament = services.forbidden_pairs_set(
+            tournament_id=tournament.pk,
+            actor=request.user,
+            pairs=[(a, b) for a, b in data["pairs"]],
+            reason=data["reason"],
+        )
+        return Response({"forbidden_pairs": tournament.forbidden_pairs})
 
 
 def _game_result(

@@ -29,6 +29,10 @@ urlpatterns = [
     path(T + "entries/<int:entry_id>/decline/", api.EntryDeclineApi.as_view(), name="decline"),
     path(T + "entries/<int:entry_id>/remove/", api.EntryRemoveApi.as_view(), name="remove"),
     path(T + "pairings/", api.RoundPairManuallyApi.as_view(), name="pair"),
+    path(T + "byes/", api.ByeRequestApi.as_view(), name="bye-request"),
+    path(T + "byes/<int:round_number>/", api.ByeCancelApi.as_view(), name="bye-cancel"),
+    path(T + "entries/<int:entry_id>/bye/", api.EntryByeApi.as_view(), name="entry-bye"),
+    path(T + "forbidden-pairs/", api.ForbiddenPairsApi.as_view(), name="forbidden-pairs"),
     path(
         T + "games/<int:tournament_game_id>/adjudicate/",
         api.GameAdjudicateApi.as_view(),

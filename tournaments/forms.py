@@ -147,3 +147,41 @@ class ManualPairingForm(ReasonForm):
         if not pairs and not byes:
             raise forms.ValidationError("Give at least one pairing.")
         return pairs, byes
+
+
+class ByeForm(ReasonForm):
+    """The organiser enters a bye or an absence for a Swiss round not paired yet."""
+
+    entry = forms.IntegerField(label="Player")
+    kind = forms.ChoiceField(
+        choices=[("Z", "Absent (no points)"), ("H", "Half-point bye"), ("F", "Full-point bye")],
+        label="Kind",
+    )
+    round = forms.IntegerField(min_value=1, label="Round")
+
+
+class ForbiddenPairsForm(forms.Form):
+    """Pairs who must never meet, one per line: two usernames."""
+
+    pairs = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        label="Forbidden pairs",
+        help_text='One pair per line, two usernames: "ann ben" (same club or family).',
+    )
+    reason = forms.CharField(
+        required=False, max_length=2000, label="Reason", help_text="Required once running."
+    )
+
+    def clean_pairs(self) -> list[tuple[str, str]]:
+        pairs = []
+        for number, line in enumerate(self.cleaned_data["pairs"].splitlines(), start=1):
+            words = line.split()
+            if not words:
+                continue
+            if len(words) != 2:
+                raise forms.ValidationError(
+                    f"Line {number}: expected two usernames, found {line.strip()!r}."
+                )
+            pairs.append((words[0], words[1]))
+        return pairs

@@ -23,6 +23,7 @@ from games.models import Game
 from rankings.models import PlayerRating
 from tournaments import errors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.round_robin import round_robin_round
 from tournaments.records import OUTCOMES, SectionField, section_fields
 from tournaments.standings import (
@@ -414,8 +415,43 @@ def tournament_trf(*, tournament: Tournament) -> TrfTournament:
         extra_lines = tuple(tournament.trf.get("extra_lines", []))
     else:
         header = _trf_header(tournament, len(players))
-        extra_lines = ()
+        extra_lines = _trf_swiss_lines(tournament) if not tournament.is_round_robin else ()
     return TrfTournament(header=header, players=tuple(players), extra_lines=extra_lines)
+
+
+def _trf_swiss_lines(tournament: Tournament) -> tuple[str, ...]:
+    """What pairing the next round needs beyond the results, as the Dutch system's TRF
+    reader reads it (``tournaments.pairing.dutch.from_trf``): the initial colour
+    (``XXC white1``), forbidden pairs (``XXP a b``), Baku acceleration (``XXA n p1 p2 ...``)
+    and, for the next round, the byes entered ahead and the withdrawn players, who are not
+    to be paired (``240 H|F|Z round players``)."""
+    (section,) = section_fields(tournament) or (None,)
+    if section is None:
+        return ()
+    seed = {entry.pk: entry.seed or 0 for entry in section.entries}
+    total = tournament.rounds.count()
+    options = swiss_pairing_options(tournament=tournament, section=section, total_rounds=total)
+    lines = ["XXC white1"]
+    number_seed = {index + 1: seed[entry.pk] for index, entry in enumerate(section.entries)}
+    for pair in sorted(
+        tuple(sorted(number_seed[n] for n in p)) for p in options["forbidden_pairs"]
+    ):
+        lines.append(f"XXP {pair[0]} {pair[1]}")
+    for number, points in sorted(options["acceleration"].items()):
+        lines.append(
+            f"XXA {number_seed[number]:>4} " + " ".join(f"{float(p):4.1f}" for p in points)
+        )
+    upcoming = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    if upcoming is not None:
+        by_kind: dict[str, list[int]] = defaultdict(list)
+        for bye in upcoming.byes.all():
+            by_kind[bye.kind].append(seed[bye.entry_id])
+        by_kind[Bye.Kind.ZERO].extend(number_seed[n] for n in section.absent)  # withdrawn
+        for kind, seeds in sorted(by_kind.items()):
+            if seeds:
+                numbers = " ".join(f"{n:>4}" for n in sorted(set(seeds)))
+                lines.append(f"240 {kind} {upcoming.number:>3} {numbers}")
+    return tuple(lines)
 
 
 def _trf_header(tournament: Tournament, player_count: int) -> tuple[tuple[str, str], ...]:
@@ -571,3 +607,64 @@ def tournament_match_in(*, tournament: Tournament, match_id: int) -> KnockoutMat
             f"{tournament} has no knockout match #{match_id}.", code="match_not_found"
         )
     return match
+
+
+# --- Swiss: late entries, byes ahead of a round, forbidden pairs -------------------------------
+
+
+def tournament_late_entry_round(*, tournament: Tournament) -> int | None:
+    """The round a late entrant would start in now, or None when the event takes no late
+    entries (not a running Swiss, none allowed, or the last round for them is paired)."""
+    last = tournament.late_entry_last_round
+    if tournament.status != Tournament.Status.RUNNING or last is None:
+        return None
+    nxt = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    return nxt.number if nxt is not None and nxt.number <= last else None
+
+
+def tournament_rounds_to_come(*, tournament: Tournament) -> list[int]:
+    """Numbers of the rounds not paired yet (a bye can still be entered for them)."""
+    return list(
+        tournament.rounds.filter(status=Round.Status.PLANNED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def tournament_byes_ahead(*, tournament: Tournament) -> list[Bye]:
+    """Byes entered for rounds not paired yet (requested half-point byes, absences)."""
+    return list(
+        Bye.objects.filter(round__tournament=tournament, round__status=Round.Status.PLANNED)
+        .select_related("round", "entry")
+        .order_by("round__number", "entry__seed")
+    )
+
+
+def tournament_forbidden_pair_names(*, tournament: Tournament) -> list[tuple[str, str]]:
+    """The forbidden pairs by the players' usernames (or names without an account)."""
+    label = {
+        e.pk: e.player.get_username() if e.player else e.name
+        for e in tournament.entries.select_related("player")
+    }
+    return [
+        (label[a], label[b]) for a, b in tournament.forbidden_pairs if a in label and b in label
+    ]
+
+
+def swiss_pairing_options(
+    *, tournament: Tournament, section: SectionField, total_rounds: int
+) -> dict[str, Any]:
+    """The Dutch system's ``forbidden_pairs`` and Baku ``acceleration`` (C.04.5), in the
+    section's player numbers: what ``pair_dutch`` is given and the TRF export writes."""
+    numbers = {entry.pk: index + 1 for index, entry in enumerate(section.entries)}
+    forbidden = tuple(
+        frozenset((numbers[a], numbers[b]))
+        for a, b in tournament.forbidden_pairs
+        if a in numbers and b in numbers
+    )
+    acceleration: dict[int, tuple[Fraction, ...]] = {}
+    if tournament.accelerated:
+        # Group A is the top of the starting list: late entrants are never in it.
+        at_start = sum(1 for entry in section.entries if entry.joined_round == 1)
+        acceleration = baku_acceleration(at_start, total_rounds)
+    return {"forbidden_pairs": forbidden, "acceleration": acceleration}

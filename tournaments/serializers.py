@@ -88,6 +88,45 @@ class ManualPairingInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="Why the round is paired by hand.")
 
 
+class ByeRequestInputSerializer(serializers.Serializer):
+    round = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="The round (not paired yet); the next round when omitted.",
+    )
+
+
+class ByeEnterInputSerializer(ByeRequestInputSerializer):
+    kind = serializers.ChoiceField(
+        choices=Bye.Kind.choices,
+        help_text="Z (absent, not answering), H (a half-point bye), F (a full-point bye); "
+        "U, the pairing bye, is the engine's to give (400 invalid_bye_kind).",
+    )
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
+
+
+class ForbiddenPairsInputSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="[entry id, entry id] for each pair who must never meet; replaces the list.",
+    )
+    reason = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required once the event runs (kept in the audit log).",
+    )
+
+
+class ForbiddenPairsOutputSerializer(serializers.Serializer):
+    forbidden_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField())
+    )
+
+
 class ResultInputSerializer(serializers.Serializer):
     result = serializers.ChoiceField(
         choices=TournamentGame.Result.choices,
@@ -177,6 +216,7 @@ class EntryOutputSerializer(serializers.ModelSerializer):
             "seed",
             "section",
             "rating_at_start",
+            "joined_round",
             "registered_at",
             "withdrawn_after_round",
             "results_cancelled",
@@ -223,6 +263,15 @@ class ByeOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bye
         fields = ["entry_id", "name", "kind"]
+
+
+class ByeEnteredSerializer(ByeOutputSerializer):
+    """A bye entered ahead of its round, with the round's number."""
+
+    round = serializers.IntegerField(source="round.number")
+
+    class Meta(ByeOutputSerializer.Meta):
+        fields = [*ByeOutputSerializer.Meta.fields, "round"]
 
 
 class MatchOutputSerializer(serializers.ModelSerializer):
@@ -283,6 +332,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
             "description",
             "status_note",
             "imported",
+            "forbidden_pairs",
             "rules",
             "entry_code",
             "can_manage",

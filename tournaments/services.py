@@ -33,7 +33,6 @@ from notifications import events as notification_events
 from tournaments import errors, selectors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
-from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.knockout import (
     BracketMatch,
     MatchDecision,
@@ -344,7 +343,8 @@ def tournament_register(
     (``too_many_running_games``) and the field size (``tournament_full``). Invited players
     skip the code, rating and finished-games checks (the organiser chose them). In an event
     with approval the entry waits for the organiser; otherwise it is registered at once, and
-    an event that starts when full starts with the last place taken.
+    an event that starts when full starts with the last place taken. A running Swiss takes
+    late entries until its ``late_entry_last_round`` is paired (``late_entry_closed`` after).
     """
     now = now or timezone.now()
     tournament = _tournament_locked(tournament_id)
@@ -375,12 +375,12 @@ def tournament_register(
 def _late_register(tournament: Tournament, *, user: User, entry_code: str) -> Entry:
     """A late entry to a running Swiss: seated at once (or waiting for approval), with a
     bye of the event's kind for every round already paired."""
-    _late_round_open(tournament)
     existing = tournament.entries.filter(player=user).first()
     if existing is not None and existing.status != Entry.Status.DECLINED:
         raise errors.AlreadyRegistered(
             f"You are already in {tournament.name} ({existing.get_status_display().lower()})."
         )
+    _late_round_open(tournament)
     _check_eligibility(tournament, user=user, entry_code=entry_code)
     _check_running_games(tournament, user=user)
     pending = tournament.registration_mode == Tournament.RegistrationMode.APPROVAL
@@ -803,7 +803,9 @@ def _pair(tournament: Tournament, rnd: Round, field: SectionField) -> RoundPairi
         if rnd.number > total:  # a smaller section has finished its rounds
             return RoundPairing(pairs=())
     if tournament.format == Tournament.Format.SWISS:
-        options = _swiss_options(tournament, field, total_rounds=total)
+        options = selectors.swiss_pairing_options(
+            tournament=tournament, section=field, total_rounds=total
+        )
     try:
         # Every seated player goes in, withdrawn ones too (named absent), so that the
         # pairing numbers of the others stay put.
@@ -822,22 +824,6 @@ def _excused(rnd: Round, field: SectionField) -> frozenset[int]:
     """Players with a bye entered ahead for ``rnd`` (requested half-point byes, absences)."""
     entry_ids = set(rnd.byes.values_list("entry_id", flat=True))
     return frozenset(field.number_of(e.pk) for e in field.entries if e.pk in entry_ids)
-
-
-def _swiss_options(tournament: Tournament, field: SectionField, *, total_rounds: int) -> dict:
-    """Forbidden pairs and Baku acceleration (C.04.5) in the Dutch system's numbers."""
-    numbers = {entry.pk: index + 1 for index, entry in enumerate(field.entries)}
-    forbidden = tuple(
-        frozenset((numbers[a], numbers[b]))
-        for a, b in tournament.forbidden_pairs
-        if a in numbers and b in numbers
-    )
-    acceleration = {}
-    if tournament.accelerated:
-        # Group A is the top of the starting list: late entrants are never in it.
-        at_start = sum(1 for entry in field.entries if entry.joined_round == 1)
-        acceleration = baku_acceleration(at_start, total_rounds)
-    return {"forbidden_pairs": forbidden, "acceleration": acceleration}
 
 
 def _section_rounds(tournament: Tournament, size: int) -> int:
@@ -1249,6 +1235,8 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
     entry.save(
         update_fields=["status", "withdrawn_at", "withdrawn_after_round", "results_cancelled"]
     )
+    # Byes entered ahead lapse: a withdrawn player scores nothing more.
+    Bye.objects.filter(entry=entry, round__status=Round.Status.PLANNED).delete()
     for link in mine:
         if cancel:
             link.result, link.result_fixed = Result.CANCELLED, True

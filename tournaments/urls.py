@@ -20,6 +20,10 @@ urlpatterns = [
     path(T + "manage/cancel/", views.cancel, name="cancel"),
     path(T + "manage/invite/", views.invite, name="invite"),
     path(T + "manage/pair/", views.pair_manually, name="pair"),
+    path(T + "byes/", views.bye_request, name="bye_request"),
+    path(T + "byes/cancel/", views.bye_cancel, name="bye_cancel"),
+    path(T + "manage/forbidden-pairs/", views.forbidden_pairs, name="forbidden_pairs"),
+    path(T + "manage/byes/", views.entry_bye, name="entry_bye"),
     path(
         T + "manage/entries/<int:entry_id>/<str:action>/",
         views.entry_action,

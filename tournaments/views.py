@@ -21,6 +21,8 @@ from django.views.decorators.http import require_POST
 from celticsite.errors import DomainError
 from tournaments import errors, selectors, services
 from tournaments.forms import (
+    ByeForm,
+    ForbiddenPairsForm,
     InviteForm,
     ManualPairingForm,
     ReasonForm,
@@ -96,19 +98,30 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user = request.user
     mine = next((e for e in entries if user.is_authenticated and e.player_id == user.pk), None)
     started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    late_round = selectors.tournament_late_entry_round(tournament=tournament)
     context: dict[str, Any] = {
         "tournament": tournament,
         "entries": entries,
         "mine": mine,
         "rounds": list(selectors.tournament_rounds(tournament=tournament)),
         "can_manage": selectors.tournament_can_manage(tournament=tournament, user=user),
-        "can_register": tournament.status == Tournament.Status.REGISTRATION
+        "can_register": (tournament.status == Tournament.Status.REGISTRATION or late_round)
         and (mine is None or mine.status in (Entry.Status.INVITED, Entry.Status.DECLINED)),
+        "late_round": late_round,
         "can_leave": mine is not None
         and mine.status in (*Entry.PLACE_TAKING, Entry.Status.PENDING, Entry.Status.INVITED)
         and tournament.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
         "register_form": RegisterForm(),
     }
+    if mine is not None and mine.status == Entry.Status.ACTIVE and tournament.half_point_byes_max:
+        context.update(
+            bye_rounds=selectors.tournament_rounds_to_come(tournament=tournament),
+            my_byes=[
+                b
+                for b in selectors.tournament_byes_ahead(tournament=tournament)
+                if b.entry_id == mine.pk
+            ],
+        )
     if started:
         standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
         context.update(
@@ -146,6 +159,31 @@ def withdraw(request: HttpRequest, tournament_id: int) -> str:
         return f"You withdrew from {tournament}."
     services.registration_cancel(tournament_id=tournament.pk, user=request.user)
     return f"Your registration in {tournament} is cancelled."
+
+
+@_action
+def bye_request(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _visible(request, tournament_id)
+    number = _round_number(request)
+    bye = services.bye_request(tournament_id=tournament.pk, user=request.user, round_number=number)
+    return f"You have a half-point bye in round {bye.round.number}."
+
+
+@_action
+def bye_cancel(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _visible(request, tournament_id)
+    number = _round_number(request) or 0
+    services.bye_request_cancel(tournament_id=tournament.pk, user=request.user, round_number=number)
+    return f"Your bye in round {number} is taken back: you will be paired."
+
+
+def _round_number(request: HttpRequest) -> int | None:
+    text = request.POST.get("round", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise DomainError(f"A round number is expected, not {text!r}.")
+    return int(text)
 
 
 # --- Organisers ---------------------------------------------------------------------------------
@@ -227,6 +265,21 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "reason_form": ReasonForm(),
         "result_form": ResultForm(),
         "invite_form": InviteForm(),
+        "bye_form": ByeForm(),
+        "swiss_running": tournament.format == Tournament.Format.SWISS
+        and tournament.status == Tournament.Status.RUNNING,
+        "byes_ahead": selectors.tournament_byes_ahead(tournament=tournament),
+        "forbidden_form": ForbiddenPairsForm(
+            initial={
+                "pairs": "\n".join(
+                    " ".join(pair)
+                    for pair in selectors.tournament_forbidden_pair_names(tournament=tournament)
+                )
+            }
+        )
+        if tournament.format == Tournament.Format.SWISS
+        and tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+        else None,
     }
     return render(request, "tournaments/manage.html", context, status=status)
 
@@ -330,6 +383,54 @@ def game_result(
         reason=form.cleaned_data["reason"],
     )
     return f"Board {link.board} of round {link.round.number}: {link.get_result_display()}."
+
+
+@_action
+def entry_bye(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+    form = ByeForm(request.POST)
+    if not form.is_valid():
+        raise DomainError(
+            "Choose the player, the kind and the round, and give a reason: "
+            + " ".join(f"{field}: {' '.join(errs)}" for field, errs in form.errors.items())
+        )
+    entry = selectors.tournament_entry_in(
+        tournament=tournament, entry_id=form.cleaned_data["entry"]
+    )
+    bye = services.bye_enter(
+        tournament_id=tournament.pk,
+        actor=request.user,
+        entry_id=entry.pk,
+        kind=form.cleaned_data["kind"],
+        round_number=form.cleaned_data["round"],
+        reason=form.cleaned_data["reason"],
+    )
+    return f"{entry.name}: {bye.get_kind_display().lower()} in round {bye.round.number}."
+
+
+@_action
+def forbidden_pairs(request: HttpRequest, tournament_id: int) -> str:
+    tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
+    form = ForbiddenPairsForm(request.POST)
+    if not form.is_valid():
+        raise DomainError(" ".join(e for errs in form.errors.values() for e in errs))
+    by_name = {
+        e.player.get_username().lower(): e.pk
+        for e in selectors.tournament_entries(tournament=tournament)
+        if e.player is not None
+    }
+    names = [name for pair in form.cleaned_data["pairs"] for name in pair]
+    unknown = sorted({n for n in names if n.lower() not in by_name})
+    if unknown:
+        raise DomainError(f"Not a player of {tournament}: {', '.join(unknown)}.")
+    services.forbidden_pairs_set(
+        tournament_id=tournament.pk,
+        actor=request.user,
+        pairs=[(by_name[a.lower()], by_name[b.lower()]) for a, b in form.cleaned_data["pairs"]],
+        reason=form.cleaned_data["reason"],
+    )
+    count = len(form.cleaned_data["pairs"])
+    return f"{count} forbidden pair{'s' if count != 1 else ''} saved."
 
 
 def _reason(request: HttpRequest) -> str:

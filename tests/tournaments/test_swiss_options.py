@@ -165,6 +165,18 @@ def test_a_requested_half_point_bye_keeps_the_player_out_of_the_round(swiss, com
     assert points["s1"] == Fraction(3, 2)  # won round 1 with Orange, then the bye
 
 
+def test_a_withdrawal_drops_the_byes_asked_for_ahead(swiss, commit):
+    tournament = swiss(half_point_byes_max=1)
+    s2 = Entry.objects.get(tournament=tournament, name="s2")
+    services.bye_request(tournament_id=tournament.pk, user=s2.player, round_number=3)
+    with commit():
+        services.entry_withdraw(tournament_id=tournament.pk, user=s2.player)
+    assert not Bye.objects.filter(entry=s2, kind="H").exists()
+    with pytest.raises(DomainError) as refused:  # a withdrawn player cannot enter again
+        services.tournament_register(tournament_id=tournament.pk, user=s2.player)
+    assert code_of(refused) == "already_registered"
+
+
 def test_a_bye_request_can_be_taken_back_before_the_round_is_paired(swiss):
     tournament = swiss(half_point_byes_max=1)
     player = Entry.objects.get(tournament=tournament, name="s2").player

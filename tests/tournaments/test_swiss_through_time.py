@@ -168,6 +168,10 @@ def test_a_swiss_runs_itself(organiser, commit):
         third = check_round(3)
         assert len(third.pairs) == 10 and len(third.byes) == 1
         assert 21 in {n for p in third.pairs for n in (p.orange, p.blue)} | set(third.byes)
+        standing = {
+            r.name: r.points for r in selectors.tournament_standings(tournament=tournament).rows
+        }
+        assert standing["late"] == 1  # half a point for each of rounds 1 and 2
         bye = services.bye_request(tournament_id=tournament.pk, user=byer, round_number=4)
         assert bye.kind == "H"
         play(3)
