@@ -107,3 +107,12 @@ def vacation_intervals_by_user(
     ):
         found[user_id].append((start, end))
     return {user_id: tuple(intervals) for user_id, intervals in found.items()}
+
+
+def profile_time_zones(*, users: Iterable[AbstractBaseUser]) -> dict[int, str]:
+    """Each user's time zone name, by user id (one query; the default without a profile)."""
+    default = Profile._meta.get_field("time_zone").get_default()
+    zones = {user.pk: default for user in users}
+    rows = Profile.objects.filter(user__in=list(zones)).values_list("user_id", "time_zone")
+    zones.update(rows)
+    return zones

@@ -188,7 +188,11 @@ def clock_pauses_many(
     players."""
     users = list(users)
     zones = profile_time_zones(users=users) if weekends_off else {}
-    vacations = vacation_intervals_by_user(user_ids=[user.pk for user in users], since=since) if vacation_allowed else {}
+    vacations = (
+        vacation_intervals_by_user(user_ids=[user.pk for user in users], since=since)
+        if vacation_allowed
+        else {}
+    )
     return {
         user.pk: Pauses(
             weekend_zone=ZoneInfo(zones[user.pk]) if weekends_off else None,
