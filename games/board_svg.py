@@ -299,3 +299,12 @@ def _labels(view: View) -> str:
 def _n(value: float) -> str:
     """A coordinate with at most one decimal."""
     return f"{round(value, 1):g}"
+
+
+def board_png(svg: str, *, width: int = 480) -> bytes:
+    """The board drawn by ``board_svg`` as a PNG ``width`` pixels wide, for emails (mail
+    clients do not show inline SVG). Rendered by resvg, a wheel with no system library; the
+    labels use any sans-serif font the machine has (none: the labels are left out)."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#ffffff"))

@@ -212,3 +212,66 @@ def _messages_for_viewer(
         .annotate(shown_body=shown_body, shown_reason=shown_reason)
         .order_by("created_at", "pk")
     )
+
+
+# --- how a game ended -------------------------------------------------------------------------
+
+_MODERATOR_ACTIONS = {
+    Game.Termination.ANNULLED: "game_annul",
+    Game.Termination.ADJUDICATION: "game_adjudicate",
+}
+
+
+def game_moderator_reason(*, game: Game) -> str | None:
+    """The reason the moderator gave for annulling or adjudicating ``game`` (the latest such
+    decision in the audit log), or None when no moderator decided it (an unstarted game the
+    clock annulled)."""
+    action = _MODERATOR_ACTIONS.get(game.termination)
+    if action is None:
+        return None
+    from django.contrib.contenttypes.models import ContentType
+
+    from moderation.models import AuditEntry
+
+    entry = (
+        AuditEntry.objects.filter(
+            action=action,
+            target_content_type=ContentType.objects.get_for_model(Game),
+            target_object_id=str(game.pk),
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    return entry.reason if entry is not None else None
+
+
+def termination_text(*, game: Game, reason: str | None = None) -> str:
+    """One sentence saying how ``game`` stands or ended, for emails and pages alike, e.g.
+    "Blue resigned: Orange wins (1-0)." or "Annulled by a moderator: duplicate account."
+
+    ``reason``: the moderator's reason for an annulled or adjudicated game; read from the
+    audit log when not given. An annulled game no moderator decided was annulled by the clock:
+    no move was made before the first deadline.
+    """
+    if game.is_active:
+        return f"In progress: {game.get_to_move_display()} to move."
+    ending = Game.Termination
+    if game.termination in _MODERATOR_ACTIONS:
+        why = game_moderator_reason(game=game) if reason is None else reason.strip()
+        if game.termination == ending.ANNULLED:
+            if why is None:
+                return "Annulled: no move was made before the deadline."
+            return f"Annulled by a moderator: {why}" if why else "Annulled by a moderator."
+        decided = f"Adjudicated by a moderator: {game.get_result_display()} ({game.result})"
+        return f"{decided}. Reason: {why}" if why else f"{decided}."
+    outcome = f"{game.get_result_display()} ({game.result})"
+    loser = {"1-0": "Blue", "0-1": "Orange"}.get(game.result, "")
+    if game.termination == ending.RESIGNATION and loser:
+        return f"{loser} resigned: {outcome}."
+    if game.termination == ending.TIMEOUT and loser:
+        return f"{loser} ran out of time: {outcome}."
+    if game.termination == ending.NORMAL:
+        return f"Finished, no moves left: {outcome}."
+    if game.status == Game.Status.ANNULLED:
+        return "Annulled."
+    return f"Finished: {outcome}."

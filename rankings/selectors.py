@@ -232,3 +232,35 @@ def player_tournaments(*, history: list[HistoryEntry]) -> list[TournamentPerform
         )
     performances.sort(key=lambda p: p.last_played, reverse=True)
     return performances
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """How one rated game moved a player's Elo rating (for the result email)."""
+
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+    @property
+    def signed_delta(self) -> str:
+        """The change with its sign, e.g. "+16", "-16" or "±0"."""
+        return f"{self.delta:+d}" if self.delta else "±0"
+
+
+def rating_change_for_game(*, game_id: int, user_id: int) -> RatingChange | None:
+    """The Elo rating ``user_id`` had before and after the rated game ``game_id``, rounded
+    as the ranking shows it; None for an unrated or annulled game, or another player."""
+    snapshot = (
+        RatingSnapshot.objects.filter(
+            result__game_id=game_id, result__annulled=False, player__user_id=user_id
+        )
+        .only("elo_before", "elo_after")
+        .first()
+    )
+    if snapshot is None:
+        return None
+    return RatingChange(before=round(snapshot.elo_before), after=round(snapshot.elo_after))
