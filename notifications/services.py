@@ -12,6 +12,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.mime.image import MIMEImage
 from typing import Any
 
 from django.conf import settings
@@ -47,6 +48,9 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
 # A deadline reminder or a challenge cannot wait a day, so they are always sent at once.
 DIGEST_EVENTS: frozenset[str] = frozenset({Event.YOUR_TURN})
 
+# The Content-ID of the board picture: the HTML shows it as <img src="cid:board@celtic">.
+BOARD_CID = "board@celtic"
+
 MAX_ATTEMPTS = 8
 # A worker that claimed a row and died before recording the outcome loses the claim after this.
 CLAIM_LEASE = timedelta(minutes=10)
@@ -78,19 +82,28 @@ def notify(
     context: Mapping[str, Any],
     dedupe_key: str,
     reply_to: str = "",
+    board_svg: str = "",
 ) -> OutboxEmail | None:
     """Queue ``event``'s email for ``user``; sent after the caller's transaction commits.
 
     Returns the row, or None when nothing is queued: the user turned this kind of email off,
     has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
     passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
-    given, becomes the email's Reply-To header.
+    given, becomes the email's Reply-To header. ``board_svg``, if given, is sent as the PNG
+    the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
     _require_event(event)
     if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
         return None
     row = _outbox_row(
-        Notice(user=user, event=event, context=context, dedupe_key=dedupe_key, reply_to=reply_to)
+        Notice(
+            user=user,
+            event=event,
+            context=context,
+            dedupe_key=dedupe_key,
+            reply_to=reply_to,
+            board_svg=board_svg,
+        )
     )
     if row is None:
         return None
@@ -115,6 +128,7 @@ class Notice:
     context: Mapping[str, Any]
     dedupe_key: str
     reply_to: str = ""
+    board_svg: str = ""
 
 
 def _require_event(event: str) -> None:
@@ -155,6 +169,7 @@ def _outbox_row(notice: Notice) -> OutboxEmail | None:
         subject=subject[:200],
         body_text=body_text,
         body_html=body_html,
+        board_svg=notice.board_svg if body_html else "",
         dedupe_key=notice.dedupe_key,
         digest=profile.email_digest and event in DIGEST_EVENTS,
         next_attempt_at=timezone.now(),
@@ -211,6 +226,8 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
+    if row.board_svg:
+        _board_image_attach(message, row.board_svg)
     try:
         message.send()
     except OSError as exc:  # smtplib.SMTPException, refused connections and timeouts
@@ -219,6 +236,18 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
         status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
     )
     return SendOutcome("sent")
+
+
+def _board_image_attach(message: EmailMultiAlternatives, svg: str) -> None:
+    """Attach the board as an inline PNG with the Content-ID the HTML part refers to; the
+    message becomes multipart/related so mail clients show it in place, not as a file."""
+    from games.board_svg import board_png
+
+    image = MIMEImage(board_png(svg), "png")
+    image.add_header("Content-ID", f"<{BOARD_CID}>")
+    image.add_header("Content-Disposition", "inline", filename="board.png")
+    message.mixed_subtype = "related"
+    message.attach(image)
 
 
 def _record_failure(row: OutboxEmail, exc: Exception, *, now: datetime) -> SendOutcome:
