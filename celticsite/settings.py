@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "rankings",
     "tournaments",
     "notifications",
+    "players",
+    "learn",
 ]
 
 MIDDLEWARE = [

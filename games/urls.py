@@ -12,6 +12,7 @@ urlpatterns = [
         "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
     path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("games/live/", views.live_games, name="live"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/move/", views.game_move, name="game_move"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
@@ -27,5 +28,4 @@ urlpatterns = [
         views.game_message_hide,
         name="game_message_hide",
     ),
-    path("players/<str:username>/", views.player_games, name="player_games"),
 ]

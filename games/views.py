@@ -72,15 +72,11 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def player_games(request: HttpRequest, username: str) -> HttpResponse:
-    """The public games of one player, newest first."""
-    try:
-        player = selectors.user_get_by_username(username=username)
-    except DomainError as exc:
-        raise Http404(exc.detail) from None
-    games = selectors.game_list_public(username=player.get_username())
+def live_games(request: HttpRequest) -> HttpResponse:
+    """Public games in progress, the newest first, for anyone to watch."""
+    games = selectors.game_list_public().filter(status=Game.Status.ACTIVE)
     page = Paginator(games, 25).get_page(request.GET.get("page"))
-    return render(request, "games/player_games.html", {"player": player, "page": page})
+    return render(request, "games/live.html", {"page": page})
 
 
 # --- challenges -------------------------------------------------------------------------------
@@ -89,7 +85,9 @@ def player_games(request: HttpRequest, username: str) -> HttpResponse:
 def challenges(request: HttpRequest) -> HttpResponse:
     """Open seeks, the viewer's own challenges, and the form to offer a new one."""
     user = request.user
-    form = ChallengeForm(request.POST or None)
+    form = ChallengeForm(
+        request.POST or None, initial={"opponent": request.GET.get("opponent", "")[:150]}
+    )
     if request.method == "POST":
         if not user.is_authenticated:
             return redirect(f"{reverse('accounts:login')}?next={request.path}")
@@ -233,7 +231,8 @@ def _game_context(
     knots = state.result().knots
     board = board_svg(
         tiles=data["tiles"],  # type: ignore[arg-type]
-        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
+        # An ended game has no open cells to play: its final design is drawn without them.
+        demand_cells=data["demand_cells"] if game.is_active or replaying else [],  # type: ignore[arg-type]
         playable_cells={str(move.cell) for move in legal},
         knot_colours=knot_strand_colours(knots),
         last_cell=last_cell,
@@ -260,6 +259,7 @@ def _game_context(
         "clock": (clock := selectors.game_clock(game=game, now=timezone.now())),
         "clocks": _clocks(game, clock),
         "is_player": side is not None,
+        "game_over": not game.is_active,
     }
 
 

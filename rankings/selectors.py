@@ -34,6 +34,8 @@ class RankingEntry:
     provisional: bool
     active: bool
     last_played: date
+    username: str | None = None
+    """The site account's username, for the link to the player page; None for an import."""
 
     @property
     def rank_change(self) -> int | None:
@@ -90,7 +92,7 @@ def ranking_list(
     previous = _previous_ranks(cutoff=now - timedelta(days=conf.RANK_CHANGE_DAYS))
     by_glicko = conf.order_by() == "glicko"
 
-    ratings = list(PlayerRating.objects.select_related("player").filter(games__gt=0))
+    ratings = list(PlayerRating.objects.select_related("player__user").filter(games__gt=0))
     ratings.sort(key=lambda r: (-(r.glicko_rating if by_glicko else r.elo), r.player.name))
     entries = []
     rank = 0
@@ -119,6 +121,7 @@ def ranking_list(
                 provisional=rating.games < provisional_below,
                 active=active,
                 last_played=rating.last_played,
+                username=rating.player.user.get_username() if rating.player.user else None,
             )
         )
     entries.sort(key=lambda entry: entry.rank is None)  # stable: inactive players last

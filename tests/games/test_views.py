@@ -94,15 +94,6 @@ def test_home_for_a_player_lists_their_turn_first_with_deadline(ann, ben, cat, g
     assert reverse("games:challenge_decline", args=[incoming.pk]) in html
 
 
-def test_player_games_lists_public_games_only(client, ann, ben, game) -> None:
-    private = services.game_start(orange=ann, blue=ben, public=False)
-    response = client.get(reverse("games:player_games", args=["ann"]))
-    assert response.status_code == 200
-    shown = [g.pk for g in response.context["page"].object_list]
-    assert game.pk in shown and private.pk not in shown
-    assert client.get(reverse("games:player_games", args=["nobody"])).status_code == 404
-
-
 # --- challenges -------------------------------------------------------------------------------
 
 
