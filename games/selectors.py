@@ -13,7 +13,7 @@ from accounts.selectors import profile_get, vacation_intervals
 from games import errors
 from games.clock import ClockReading, Pauses, read_clock
 from games.engine import game_state, variant_of
-from games.models import Challenge, Game, GameMessage
+from games.models import Challenge, ConditionalLine, Game, GameMessage
 from games.rules import GameRecord, GameState
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -67,6 +67,36 @@ def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
         return game_list_visible(user=user).get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"There is no game #{game_id}.") from None
+
+
+def conditional_line_list(*, game: Game, user: AnyUser) -> QuerySet[ConditionalLine]:
+    """``user``'s own queued lines in ``game`` that can still be played. Nobody sees another
+    player's lines: to anyone but a player the list does not exist."""
+    if game.player_side(user) is None:
+        raise errors.GameNotFound(f"You have no conditional moves in game #{game.pk}.")
+    lines = ConditionalLine.objects.filter(game=game, owner_id=user.pk, start_ply__gte=game.ply)
+    return lines if game.is_active else lines.none()
+
+
+def game_live_status(*, game: Game, user: AnyUser) -> dict[str, object]:
+    """The few facts a page polls to learn that the game moved on."""
+    side = game.player_side(user)
+    return {
+        "id": game.pk,
+        "ply": game.ply,
+        "status": game.status,
+        "to_move": game.to_move or None,
+        "result": game.result or None,
+        "your_turn": game.is_active and side is not None and game.to_move == side,
+    }
+
+
+def game_list_live_status(*, user: AbstractBaseUser) -> dict[str, object]:
+    """For a player's overview page: their active games with each one's ply and whether it
+    is their move, so the page can tell when an opponent has moved."""
+    games = game_list_for_player(user=user, status=Game.Status.ACTIVE).order_by("pk")
+    rows = [game_live_status(game=game, user=user) for game in games]
+    return {"your_turn": sum(1 for row in rows if row["your_turn"]), "games": rows}
 
 
 def game_position(*, game: Game, ply: int | None = None) -> GameState:

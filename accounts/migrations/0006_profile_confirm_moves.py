@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0005_profile_pending_password'),
+        ("accounts", "0005_profile_pending_password"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='confirm_moves',
-            field=models.BooleanField(default=True, help_text='On the game page a clicked tile is first shown on the board; a second click on Confirm plays it.', verbose_name='ask me to confirm each move'),
+            model_name="profile",
+            name="confirm_moves",
+            field=models.BooleanField(
+                default=True,
+                help_text="On the game page a clicked tile is first shown on the board; a second click on Confirm plays it.",
+                verbose_name="ask me to confirm each move",
+            ),
         ),
     ]
