@@ -9,7 +9,9 @@ it outside any transaction, and records the outcome.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
@@ -58,6 +60,22 @@ CLAIM_LEASE = timedelta(minutes=10)
 FLUSH_GRACE = timedelta(minutes=1)
 
 
+# Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
+_MUTED: ContextVar[bool] = ContextVar("outbox_muted", default=False)
+
+
+@contextmanager
+def outbox_muted() -> Iterator[None]:
+    """Queue no email for what happens inside the block: for demo data made by a script
+    (``seed_demo``, ``seed_demo_tournaments``), which is news for no one. No row is written and
+    no message goes to the broker, so starting the server sends (and logs) nothing."""
+    token = _MUTED.set(True)
+    try:
+        yield
+    finally:
+        _MUTED.reset(token)
+
+
 def retry_delay(attempts: int) -> timedelta:
     """How long to wait after the ``attempts``-th failure: 1, 2, 4 … minutes, at most an hour."""
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 60))
@@ -93,7 +111,7 @@ def notify(
     the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
     _require_event(event)
-    if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+    if _MUTED.get() or OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
         return None
     row = _outbox_row(
         Notice(
@@ -359,7 +377,7 @@ def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
     profiles in one query, the dedupe keys already queued in one, one insert; after the
     commit a single task hands the rows to the workers, so the caller's request does not
     publish one broker message per email. Returns the rows queued."""
-    if not notices:
+    if not notices or _MUTED.get():
         return []
     prefetch_related_objects([n.user for n in notices], "profile")
     keys = [n.dedupe_key for n in notices]
