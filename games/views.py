@@ -6,6 +6,7 @@ show a refused request's ``DomainError.detail`` as a message before redirecting 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,10 +17,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.selectors import profile_get
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
 from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
@@ -68,8 +70,14 @@ def home(request: HttpRequest) -> HttpResponse:
             "active_games": active,
             "finished_games": finished,
             "incoming": incoming,
+            "live_signature": _live_signature(selectors.game_list_live_status(user=user)),
         },
     )
+
+
+def _live_signature(status: dict[str, Any]) -> str:
+    """Each active game with its ply, as ``live.js`` writes it to notice a change."""
+    return ",".join(f"{row['id']}:{row['ply']}" for row in status["games"])
 
 
 def live_games(request: HttpRequest) -> HttpResponse:
@@ -260,6 +268,27 @@ def _game_context(
         "clocks": _clocks(game, clock),
         "is_player": side is not None,
         "game_over": not game.is_active,
+        **_play_aids_context(request, game, side=side, replaying=replaying),
+    }
+
+
+def _play_aids_context(
+    request: HttpRequest, game: Game, *, side: str | None, replaying: bool
+) -> dict[str, Any]:
+    """What the page's script needs (confirmation, live polling) and the owner's queued
+    conditional moves, which only they may see."""
+    user = request.user
+    your_turn = game.is_active and side is not None and game.to_move == side
+    confirm = profile_get(user=user).confirm_moves if user.is_authenticated else True
+    can_queue = game.is_active and side is not None and not your_turn and not replaying
+    return {
+        "your_turn": your_turn,
+        "confirm_moves": confirm,
+        "live_url": reverse("games-api:game-live", args=[game.pk]),
+        "can_queue_conditional": can_queue,
+        "conditional_lines": (
+            selectors.conditional_line_list(game=game, user=user) if can_queue else []
+        ),
     }
 
 
@@ -370,8 +399,13 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.detail)
         return redirect("games:game", game_id=game.pk)
+    side = game.player_side(request.user)
     for row in outcome.turns:
-        if row.kind == row.Kind.MOVE:
+        if row.kind == row.Kind.MOVE and row.side != side:
+            messages.info(
+                request, f"Your opponent had queued a reply: {row.notation} was played at once."
+            )
+        elif row.kind == row.Kind.MOVE:
             messages.success(request, f"You played {row.notation}.")
         elif row.kind == row.Kind.FORFEIT:
             messages.warning(
@@ -405,10 +439,46 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:game", game_id=game.pk)
 
 
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Download the record as text (served by the API, which checks visibility too)."""
+@require_POST
+@login_required
+def game_conditional_add(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Queue a conditional line written as moves separated by commas or new lines."""
     game = _visible_game(request, game_id)
-    return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?as=text")
+    moves = [m.strip() for m in re.split(r"[,\n]", request.POST.get("moves", "")) if m.strip()]
+    try:
+        ply = int(request.POST.get("ply", ""))
+        line = services.conditional_line_create(
+            game_id=game.pk, user=request.user, expected_ply=ply, moves=moves
+        )
+    except ValueError:
+        messages.error(request, "The form lost the game's ply: reload the page and try again.")
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        pairs = [f"if they play {a}, you play {b}" for a, b in zip(*[iter(line.moves)] * 2)]
+        messages.success(request, f"Queued: {'; then '.join(pairs)}.")
+    return redirect(f"{reverse('games:game', args=[game.pk])}#conditional")
+
+
+@require_POST
+@login_required
+def game_conditional_delete(request: HttpRequest, game_id: int, line_id: int) -> HttpResponse:
+    """Withdraw one of the viewer's conditional lines."""
+    game = _visible_game(request, game_id)
+    try:
+        services.conditional_line_delete(game_id=game.pk, line_id=line_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+    messages.success(request, "The conditional line is withdrawn.")
+    return redirect(f"{reverse('games:game', args=[game.pk])}#conditional")
+
+
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Download the record as text, or as JSON with ``?as=json`` (served by the API, which
+    checks visibility too and answers a clear 400 for any other format)."""
+    game = _visible_game(request, game_id)
+    kind = request.GET.get("as", "text")
+    return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?{urlencode({'as': kind})}")
 
 
 # --- messages ---------------------------------------------------------------------------------
