@@ -455,7 +455,8 @@ def game_conditional_add(request: HttpRequest, game_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.detail)
     else:
-        pairs = [f"if they play {a}, you play {b}" for a, b in zip(*[iter(line.moves)] * 2)]
+        theirs, yours = line.moves[::2], line.moves[1::2]
+        pairs = [f"if they play {a}, you play {b}" for a, b in zip(theirs, yours, strict=True)]
         messages.success(request, f"Queued: {'; then '.join(pairs)}.")
     return redirect(f"{reverse('games:game', args=[game.pk])}#conditional")
 
