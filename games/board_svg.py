@@ -229,7 +229,8 @@ def board_svg(
     )
     out = [
         f'<svg class="board" viewBox="0 0 {view.width} {view.height}" '
-        f'xmlns="http://www.w3.org/2000/svg" role="img" '
+        # A board with playable cells holds buttons: a group, since an image has no controls.
+        f'xmlns="http://www.w3.org/2000/svg" role="{"group" if playable_cells else "img"}" '
         f'aria-labelledby="{dom_id}-title {dom_id}-desc">',
         f'<title id="{dom_id}-title">{escape(title)}</title>',
         f'<desc id="{dom_id}-desc">{escape(description)}</desc>',
