@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from games.board_svg import board_svg, knot_strand_colours, tile_icon_svg
+from games.board_svg import KNOT_COLOURS, board_svg, knot_strand_colours, tile_icon_svg
 from games.rules import GameState, Move, Shape
 from games.rules.board import FILES
 from games.rules.puzzles import SIZE, Layout, check_layout, find_easy, find_hard
@@ -86,8 +86,13 @@ def scoring_example() -> ScoringExample:
             dom_id="scoring-board",
         ),
         knots=[
-            {"cells": " ".join(str(c) for c in k.cells), "orange": k.orange, "blue": k.blue}
-            for k in result.knots
+            {
+                "cells": " ".join(str(c) for c in k.cells),
+                "orange": k.orange,
+                "blue": k.blue,
+                "colour": KNOT_COLOURS[number % len(KNOT_COLOURS)],
+            }
+            for number, k in enumerate(result.knots)
         ],
         orange=result.score.orange,
         blue=result.score.blue,

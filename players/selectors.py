@@ -58,7 +58,8 @@ def player_rating_summary(*, player: AbstractBaseUser) -> RatingSummary | None:
     history = ranking_selectors.player_history(player=ranked)
     return RatingSummary(
         entry=ranking_selectors.player_entry(player=ranked),
-        chart=rating_chart([row.elo_after for row in history]),
+        # One point draws no line: the chart starts with the second rated game.
+        chart=rating_chart([row.elo_after for row in history]) if len(history) > 1 else None,
         ranking_player_id=ranked.pk,
     )
 
