@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
@@ -13,6 +14,7 @@ from accounts.selectors import profile_get
 from games import services
 from games.models import Game
 from tests.accounts.factories import make_moderator
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +183,21 @@ def test_base_links_the_favicon_and_the_new_pages(client) -> None:
     assert 'rel="icon" href="/static/celtic/favicon.svg"' in html
     for name in ("learn:rules", "learn:puzzles", "players:search", "games:live"):
         assert f'href="{reverse(name)}"' in html
+
+
+def test_ranking_and_tournament_pages_link_player_names(client, ann, ben) -> None:
+    game = services.game_start(orange=ann, blue=ben)
+    services.game_resign(game_id=game.pk, user=ben)
+    ranking = client.get(reverse("rankings:list")).content.decode()
+    assert f'<a class="player-link" href="{page_url("ben")}">ben</a>' in ranking
+
+    ann.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
+    ann = get_user_model().objects.get(pk=ann.pk)
+    event = tournaments.tournament_create(organiser=ann, name="Spring knots")
+    tournaments.tournament_registration_open(tournament_id=event.pk, actor=ann)
+    tournaments.tournament_register(tournament_id=event.pk, user=ben)
+    page = client.get(reverse("tournaments:detail", args=[event.pk])).content.decode()
+    assert f'<a class="player-link" href="{page_url("ann")}">Ann Lee</a>' in page
+    assert f'href="{page_url("ben")}"' in page
+    on_player_page = client.get(page_url("ben")).content.decode()
+    assert "Spring knots" in on_player_page
