@@ -363,7 +363,7 @@ def test_resign_asks_for_confirmation_then_ends_the_game(ann, game) -> None:
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "0-1", "resignation")
     html = response.content.decode()
-    assert "Blue wins" in html and "resignation" in html
+    assert "Orange resigned: Blue wins (0-1)." in html
     assert 'id="move-form"' not in html
 
 
