@@ -14,7 +14,10 @@
 
   // What the page shows: the game's ply, or each of the player's games with its ply.
   function signature(body) {
-    if (!body) return live.getAttribute("data-signature") || live.getAttribute("data-ply");
+    if (!body) {
+      return live.hasAttribute("data-signature") ?
+        live.getAttribute("data-signature") : live.getAttribute("data-ply");
+    }
     if (body.games) {
       return body.games.map(function (g) { return g.id + ":" + g.ply; }).join(",");
     }
