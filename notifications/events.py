@@ -15,7 +15,6 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.selectors import profile_get
 from games.board_svg import board_svg, knot_strand_colours
@@ -73,8 +72,9 @@ def _turn_notice(game: Game) -> Notice | None:
     context = _game_context(game, user)
     state = game_position(game=game)
     context.update(position_context(game, state=state, user=user))
-    reading = game_clock(game=game, now=timezone.now())
-    context["time_left"] = reading.time_left if reading is not None else None
+    # A turn's email goes out as the turn starts: the running time left is the whole bank
+    # (the deadline is the bank's end, pauses skipped), so no clock needs reading.
+    context["time_left"] = game.time_left(game.to_move)
     reply_to = move_reply_context(context, game=game, user=user)
     return Notice(
         user=user,

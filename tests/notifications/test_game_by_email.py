@@ -19,14 +19,16 @@ from django.core import mail
 
 from games import services as game_services
 from games.board_svg import board_png
+from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
 from games.selectors import game_position
-from notifications.events import position_svg
+from notifications.events import on_turn, on_turns, position_svg
 from notifications.inbound import inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import tokens_in_address
 from notifications.services import BOARD_CID, outbox_email_send
 from rankings.models import RatingSnapshot
+from tests.accounts.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +166,23 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
         assert results[user].status == "sent"
     winner = game.orange if game.result == "1-0" else game.blue
     assert "you won" in results[winner].subject
+
+
+def test_a_game_without_a_time_limit_says_so(alice, bob):
+    game_services.game_start(orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE))
+    game = Game.objects.get()
+    on_turn(game)
+    row = OutboxEmail.objects.get(event="your_turn")
+    assert "No time limit." in row.body_text and "Time left" not in row.body_text
+
+
+def test_a_tournament_rounds_first_movers_get_the_board_and_a_reply_address(alice, bob):
+    carol, dan = make_user("carol"), make_user("dan")
+    games = game_services.games_start_many(pairs=[(alice, bob), (carol, dan)])
+    on_turns(games)
+    rows = OutboxEmail.objects.filter(event="your_turn").order_by("recipient__username")
+    assert [row.recipient for row in rows] == [alice, carol]
+    for row in rows:
+        assert row.reply_to.startswith("moves+") and row.board_svg.startswith("<svg")
+        assert "You make the first move of the game." in row.body_text
+        assert "Time left on your clock: 3 d 0 h" in row.body_text
