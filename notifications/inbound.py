@@ -655,12 +655,8 @@ def _challenge_reply_send(record: InboundEmail, *, user: Any, challenge_id: int)
     }
     game = record.game
     if game is not None:
-        context.update(
-            game=game,
-            side=game.get_to_move_display() if game.player_side(user) == game.to_move else "",
-            your_move=game.player_side(user) == game.to_move,
-            colour=(game.player_side(user) or "").title(),
-        )
+        side = game.player_side(user)
+        context.update(game=game, your_move=side == game.to_move, colour=side.label if side else "")
     reply_to = ""
     still_open = challenge is not None and challenge.status == Challenge.Status.OPEN
     if record.outcome == Outcome.REFUSED and still_open and challenge.opponent_id == user.pk:
