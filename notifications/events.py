@@ -162,7 +162,13 @@ def _profiles_load(games: Sequence[Game]) -> None:
 def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
     """Add a reply token for ``user``'s move now in ``game`` to ``context`` (as
     ``reply_token``, empty when moves by email are off); returns the Reply-To address."""
-    token = reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+    return _reply_token_add(
+        context, reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+    )
+
+
+def _reply_token_add(context: dict[str, Any], token: str) -> str:
+    """Put ``token`` in ``context`` (empty when replies by email are off); the Reply-To."""
     address = reply_address(token)
     context["reply_token"] = token if address else ""
     return address
@@ -275,9 +281,7 @@ def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) ->
     ``context`` (as ``reply_token``, empty when replies by email are off); returns the
     Reply-To address."""
     token = challenge_reply_token_make(challenge_id=challenge.pk, user_id=challenge.opponent_id)
-    address = reply_address(token)
-    context["reply_token"] = token if address else ""
-    return address
+    return _reply_token_add(context, token)
 
 
 def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
