@@ -617,7 +617,7 @@ def _challenge_answer(
 
 
 def _challenge_answer_word(text: str) -> str | None:
-    """ "accept" or "decline" when ``text`` starts with one of their words, else None."""
+    """The answer ``text`` starts with: "accept", "decline", or None for neither."""
     words = re.findall(r"[a-z]+", text.lower())
     first = words[0] if words else ""
     if first in ACCEPT_WORDS:
