@@ -182,6 +182,10 @@ def test_a_puzzle_tile_is_checked_as_it_is_laid(live_server, browser, transactio
     easy.locator(".picker-tile[title=E]").click()
     sync_api.expect(status).to_have_text("1 of 25 tiles placed, all fitting.")
     assert easy.locator(".puzzle-cell").nth(0).get_attribute("aria-label") == "Row 1, column 1: E"
+    # The next empty cell is chosen for the next tile.
+    sync_api.expect(easy.locator(".puzzle-cell.selected")).to_have_attribute("data-index", "1")
+    easy.locator(".picker-tile[title=EW]").click()
+    sync_api.expect(status).to_have_text("2 of 25 tiles placed, all fitting.")
     easy.locator(".solution summary").click()
     sync_api.expect(easy.locator(".solution .board")).to_be_visible()
     page.screenshot(path=str(SHOTS / "puzzle-played-phone.png"), full_page=True)

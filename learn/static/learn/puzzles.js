@@ -39,9 +39,16 @@
     function select(index) {
       selected = index;
       cells.forEach(function (c, i) { c.classList.toggle("selected", i === index); });
-      picker.hidden = false;
       status.textContent = "Choose a tile for row " + (Math.floor(index / SIZE) + 1) +
         ", column " + (index % SIZE + 1) + ".";
+    }
+
+    function nextEmpty(from) {
+      for (var step = 1; step <= grid.length; step++) {
+        var index = (from + step) % grid.length;
+        if (grid[index] === "-") { return index; }
+      }
+      return null;
     }
 
     function check(layout, onAnswer) {
@@ -72,6 +79,8 @@
           grid = attempt;
           draw(index);
           cells[index].classList.toggle("wrong", !data.ok);
+          var next = nextEmpty(index);
+          if (next !== null && !data.complete) { select(next); status.textContent = data.message; }
         } else {
           cells[index].classList.add("refused");
           setTimeout(function () { cells[index].classList.remove("refused"); }, 600);
@@ -95,6 +104,9 @@
       cell.addEventListener("click", function () { select(index); });
     });
 
+    select(0);
+    status.textContent = "Lay a tile on the highlighted cell, or choose another cell.";
+
     section.querySelector(".puzzle-clear").addEventListener("click", function () {
       if (selected === null) { return; }
       grid[selected] = "-";
@@ -107,7 +119,8 @@
       grid = cells.map(function () { return "-"; });
       cells.forEach(function (c, i) { draw(i); c.classList.remove("wrong"); });
       section.classList.remove("solved");
-      status.textContent = "Choose a cell, then a tile.";
+      select(0);
+      status.textContent = "Lay a tile on the highlighted cell, or choose another cell.";
     });
   }
 
