@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,6 +14,7 @@ from django.urls import reverse
 from accounts.selectors import profile_get
 from games import services
 from games.models import Game
+from games.timeouts import game_timeouts_decide
 from tests.accounts.factories import make_moderator
 from tournaments import services as tournaments
 
@@ -139,6 +141,8 @@ def test_every_page_links_player_names(client, ann, ben) -> None:
     ("ending", "text"),
     [
         ("resign", "Blue resigned: Orange wins (1-0)."),
+        ("timeout", "Blue ran out of time: Orange wins (1-0)."),
+        ("unstarted", "Annulled: no move was made before the deadline."),
         ("annul", "Annulled by a moderator: Played twice"),
         ("adjudicate", "Adjudicated by a moderator: Draw (1/2-1/2). Reason: Clock fault"),
     ],
@@ -148,6 +152,11 @@ def test_game_page_says_how_the_game_ended(client, ann, ben, ending, text) -> No
     moderator = make_moderator()
     if ending == "resign":
         services.game_resign(game_id=game.pk, user=ben)
+    elif ending in ("timeout", "unstarted"):
+        if ending == "timeout":
+            services.move_submit(game_id=game.pk, user=ann, expected_ply=0, notation="f5 SW n")
+            game.refresh_from_db()
+        assert game_timeouts_decide(now=game.deadline + timedelta(minutes=1)) == [game.pk]
     elif ending == "annul":
         services.game_annul(game_id=game.pk, actor=moderator, reason="Played twice")
     else:
