@@ -127,10 +127,11 @@ def puzzle_solution(name: str) -> tuple[str, int]:
     return board, knots
 
 
-def orientation_icons() -> dict[str, str]:
-    """Every orientation's picture keyed by its sides, for the puzzle page's tile picker."""
+def orientation_icons() -> dict[str, dict[str, str]]:
+    """Every orientation's picture and shape letter keyed by its sides, for the puzzle
+    page's tile picker and its count of tiles left."""
     return {
-        o.sides_text: tile_icon_svg(o.mask, "neutral", size=48)
+        o.sides_text: {"icon": tile_icon_svg(o.mask, "neutral", size=48), "shape": shape.letter}
         for shape in Shape
         for o in orientations_of(shape)
     }

@@ -13,8 +13,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from games.rules import Shape
 from games.rules.puzzles import (
     SIZE,
+    TILES_OF_EACH_SHAPE,
     Layout,
     LayoutError,
     check_layout,
@@ -52,6 +54,8 @@ def puzzles(request: HttpRequest) -> HttpResponse:
                 for i in range(SIZE * SIZE)
             ],
             "icons": content.orientation_icons(),
+            "shapes": [(shape.letter, shape.name.lower()) for shape in Shape],
+            "per_shape": TILES_OF_EACH_SHAPE,
             "solutions": {name: {"board": b, "knots": k} for name, (b, k) in solutions.items()},
         },
     )

@@ -186,6 +186,10 @@ def test_a_puzzle_tile_is_checked_as_it_is_laid(live_server, browser, transactio
     sync_api.expect(easy.locator(".puzzle-cell.selected")).to_have_attribute("data-index", "1")
     easy.locator(".picker-tile[title=EW]").click()
     sync_api.expect(status).to_have_text("2 of 25 tiles placed, all fitting.")
+    left = easy.locator(".puzzle-left")
+    assert left.locator("[data-shape=U] strong").inner_text() == "4"
+    assert left.locator("[data-shape=I] strong").inner_text() == "4"
+    assert left.locator("[data-shape=X] strong").inner_text() == "5"
     easy.locator(".solution summary").click()
     sync_api.expect(easy.locator(".solution .board")).to_be_visible()
     page.screenshot(path=str(SHOTS / "puzzle-played-phone.png"), full_page=True)

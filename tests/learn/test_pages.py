@@ -50,9 +50,9 @@ def test_puzzles_page_has_both_grids_and_solutions(client) -> None:
     assert response.context["solutions"]["hard"]["knots"] == 1
     assert 'id="easy-solution-title"' in html and 'id="hard-solution-title"' in html
     assert '<script src="/static/learn/puzzles.js"' in html
-    assert (
-        len(json.loads(response.context["icons"] and json.dumps(response.context["icons"]))) == 15
-    )
+    icons = response.context["icons"]
+    assert len(icons) == 15 and icons["NESW"]["shape"] == "X" and icons["N"]["shape"] == "U"
+    assert 'data-shape="I" title="straight">I <strong>5</strong>' in html
 
 
 def test_check_accepts_a_fitting_tile(client) -> None:

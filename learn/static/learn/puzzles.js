@@ -10,6 +10,7 @@
   var csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
   var csrf = csrfInput ? csrfInput.value : "";
   var SIZE = 5;
+  var PER_SHAPE = 5;
 
   function setupPuzzle(section) {
     var name = section.getAttribute("data-puzzle");
@@ -32,8 +33,17 @@
     function draw(index) {
       var cell = cells[index];
       var sides = grid[index];
-      cell.innerHTML = sides === "-" ? "" : icons[sides];
+      cell.innerHTML = sides === "-" ? "" : icons[sides].icon;
+      countLeft();
       cell.setAttribute("aria-label", label(index) + ": " + (sides === "-" ? "empty" : sides));
+    }
+
+    function countLeft() {
+      Array.prototype.forEach.call(section.querySelectorAll(".puzzle-left [data-shape]"), function (node) {
+        var letter = node.getAttribute("data-shape");
+        var used = grid.filter(function (s) { return s !== "-" && icons[s].shape === letter; }).length;
+        node.querySelector("strong").textContent = String(PER_SHAPE - used);
+      });
     }
 
     function select(index) {
@@ -92,7 +102,7 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "picker-tile";
-      button.innerHTML = icons[sides];
+      button.innerHTML = icons[sides].icon;
       button.setAttribute("aria-label", "Lay the tile open " + sides);
       button.title = sides;
       button.addEventListener("click", function () { lay(sides); });
