@@ -203,6 +203,7 @@ def queue_a_reply(page, state, their_move: str) -> str:
         page.locator(".messages").text_content()
     )
     assert page.locator(".conditional-lines li").count() == 1
+    page.locator("#conditional").screenshot(path=str(ARTIFACTS / "conditional-queued.png"))
     return reply
 
 
