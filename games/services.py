@@ -347,7 +347,8 @@ def move_submit(
     """Play ``notation`` for ``user`` if the game is still at ``expected_ply``.
 
     Records the move (or the forfeited turn) and any automatic passes that follow, runs the
-    clocks, and finishes the game when the engine says no one can move.
+    clocks, and finishes the game when the engine says no one can move. If the opponent had
+    queued a reply to this move (a conditional line), it is played too, in this transaction.
     """
     game = _game_locked(game_id)
     side = _require_player(game, user)
