@@ -2,8 +2,8 @@
 
 Two people sign up (following the confirmation link of their email, read from the outbox),
 one challenges the other, who accepts; they play to the end by clicking a demand cell, a
-tile, and Confirm (one move by keyboard only), while the other's open page notices each
-move by itself. Once, the waiting player queues a conditional move and sees it played.
+tile, and Confirm (one move by keyboard only), while the other's open page shows each
+move in place, without reloading. Once, the waiting player queues a conditional move and sees it played.
 Both see the result. Screenshots of the board (desktop and a 390 px phone) are kept in
 ``var/e2e/`` (ignored by git), or in ``$E2E_ARTIFACTS``.
 """
@@ -145,6 +145,8 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     pages = {"orange": ann, "blue": ben}
     url = base + reverse("games:game", args=[game.pk])
     ann.goto(url)
+    for page in pages.values():
+        mark(page)
     rng = random.Random(SEED)
     conditional_done = keyboard_done = False
     for _ in range(60):
@@ -155,13 +157,16 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
         # The mover's page noticed the opponent's move by itself, and says so in the title.
         mover.wait_for_selector(f'#live[data-ply="{game.ply}"]', state="attached")
         assert mover.title().startswith("● Your turn — ")
+        assert mover.evaluate("window.celticNotReloaded") is True, "the page was reloaded"
         state = selectors.game_position(game=game)
         notation = str(rng.choice(sorted(state.legal_moves(), key=str)))
 
         if not conditional_done and game.ply >= 2:
             reply = queue_a_reply(waiter, state, notation)
+            mark(waiter)
             conditional_done = True
             play_by_clicking(mover, game, notation)
+            mark(mover)
             queued = f"Your opponent had queued a reply: {reply} was played at once."
             assert queued in mover.locator(".messages").text_content()
             last_two = Move.objects.filter(game=game).order_by("-ply")[:2]
@@ -178,6 +183,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
         else:
             play_by_clicking(mover, game, notation)
         assert f"You played {notation}." in mover.locator(".messages").text_content()
+        mark(mover)
     else:
         raise AssertionError("the game did not end within 60 turns")
 
@@ -190,6 +196,12 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
         assert page.locator("#move-form").count() == 0
     ann.screenshot(path=str(ARTIFACTS / "game-finished-desktop.png"), full_page=True)
     ann.locator(".board-frame").screenshot(path=str(ARTIFACTS / "board-finished.png"))
+
+
+def mark(page) -> None:
+    """Mark the loaded document: the mark survives the opponent's move only if the page
+    shows it in place rather than reloading."""
+    page.evaluate("window.celticNotReloaded = true")
 
 
 def queue_a_reply(page, state, their_move: str) -> str:

@@ -1,6 +1,6 @@
 // Live pages: poll a small JSON endpoint (#live's data-live-url) every ~12 s and, when an
 // opponent has moved, show the new position (the game page) or the new lists ("your
-// games"). The tab title starts with "● Your turn" while a move of yours is awaited.
+// games") in place, without reloading the page. The tab title starts with "● Your turn" while a move of yours is awaited.
 // Someone in the middle of choosing a move is not interrupted: a note offers the reload.
 (function () {
   "use strict";
@@ -41,6 +41,31 @@
     );
   }
 
+  // Swap in the page's new content (the board, lists, clocks) without reloading: the
+  // scripts of the page set themselves up again on "celtic:refreshed".
+  function refresh() {
+    return fetch(window.location.href, {
+      credentials: "same-origin", headers: { Accept: "text/html" },
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var here = document.querySelector("main");
+        if (!fresh || !here || !doc.getElementById("live")) throw new Error("no live page");
+        here.replaceWith(document.importNode(fresh, true));
+        live = document.getElementById("live");
+        known = signature(null);
+        baseTitle = doc.title.replace(/^● (\(\d+\) )?Your turn — /, "");
+        setTitle(parseInt(live.getAttribute("data-your-turn") || "0", 10));
+        window.dispatchEvent(new Event("celtic:refreshed"));
+      })
+      .catch(function () { window.location.reload(); });
+  }
+
   function check() {
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
@@ -52,7 +77,7 @@
         if (busy()) {
           live.hidden = false;
         } else {
-          window.location.reload();
+          refresh();
         }
       })
       .catch(function () { /* offline for a moment: try again next time */ })

@@ -2,12 +2,16 @@
 // Show button does the same without this script.
 (function () {
   "use strict";
-  var form = document.getElementById("replay-slider");
-  if (!form) return;
-  var range = document.getElementById("replay-ply");
-  var out = document.getElementById("replay-out");
-  var show = document.getElementById("replay-show");
-  if (show) show.hidden = true;
-  range.addEventListener("input", function () { out.textContent = range.value; });
-  range.addEventListener("change", function () { form.submit(); });
+  function setUp() {
+    var form = document.getElementById("replay-slider");
+    if (!form) return;
+    var range = document.getElementById("replay-ply");
+    var out = document.getElementById("replay-out");
+    var show = document.getElementById("replay-show");
+    if (show) show.hidden = true;
+    range.addEventListener("input", function () { out.textContent = range.value; });
+    range.addEventListener("change", function () { form.submit(); });
+  }
+  setUp();
+  window.addEventListener("celtic:refreshed", setUp);
 })();
