@@ -2,9 +2,9 @@
 
 Two people sign up (following the confirmation link of their email, read from the outbox),
 one challenges the other, who accepts; they play to the end by clicking a demand cell, a
-tile, and Confirm (one move by keyboard only), while the other's open page shows each
-move in place, without reloading. Once, the waiting player queues a conditional move and sees it played.
-Both see the result. Screenshots of the board (desktop and a 390 px phone) are kept in
+tile, and Confirm (one move by keyboard only), while the other's open page shows each move
+in place, without reloading. Once, the waiting player queues a conditional move and sees it
+played. Both see the result. Screenshots of the board (desktop and a 390 px phone) are kept in
 ``var/e2e/`` (ignored by git), or in ``$E2E_ARTIFACTS``.
 """
 
