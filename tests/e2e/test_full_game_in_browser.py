@@ -136,11 +136,19 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     ann.select_option("select[name=colour]", "orange")
     ann.get_by_role("button", name="Send challenge").click()
     assert "Challenge sent to ben." in ann.locator(".messages").text_content()
+    ann.goto(base + reverse("games:home"))
+    mark(ann)
     ben.goto(base + reverse("games:home"))
     ben.get_by_role("button", name="Accept").click()
     game = Game.objects.get()
     ben.wait_for_url(base + reverse("games:game", args=[game.pk]))
     assert (game.orange.username, game.blue.username) == ("ann", "ben")
+
+    # ann's "your games" shows the new game waiting for her, in place, and says so in the tab.
+    ann.wait_for_selector(f'#live[data-signature="{game.pk}:0"]', state="attached")
+    assert ann.evaluate("window.celticNotReloaded") is True
+    assert ann.title().startswith("● Your turn — Your games")
+    assert ann.locator(f'#turn-h ~ * a[href="/games/{game.pk}/"]').count() >= 1
 
     pages = {"orange": ann, "blue": ben}
     url = base + reverse("games:game", args=[game.pk])
