@@ -148,6 +148,8 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     ann.wait_for_selector(f'#live[data-signature="{game.pk}:0"]', state="attached")
     assert ann.evaluate("window.celticNotReloaded") is True
     assert ann.title().startswith("● Your turn — Your games")
+    announced = ann.locator("body > p[role=status]").text_content()
+    assert announced == "Your opponent has moved: it is your turn."
     assert ann.locator(f'#turn-h ~ * a[href="/games/{game.pk}/"]').count() >= 1
 
     pages = {"orange": ann, "blue": ben}

@@ -41,6 +41,18 @@
     );
   }
 
+  // A fetch cut short because the page is being left must not reload it.
+  var leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("beforeunload", function () { leaving = true; });
+
+  // Screen readers hear the change: the swapped content's own live regions are new nodes.
+  var announcer = document.createElement("p");
+  announcer.className = "visually-hidden";
+  announcer.setAttribute("role", "status");
+  document.body.appendChild(announcer);
+  function announce(text) { announcer.textContent = text; }
+
   // Swap in the page's new content (the board, lists, clocks) without reloading: the
   // scripts of the page set themselves up again on "celtic:refreshed".
   function refresh() {
@@ -61,9 +73,11 @@
         known = signature(null);
         baseTitle = doc.title.replace(/^● (\(\d+\) )?Your turn — /, "");
         setTitle(parseInt(live.getAttribute("data-your-turn") || "0", 10));
+        announce(live.getAttribute("data-your-turn") !== "0" ?
+          "Your opponent has moved: it is your turn." : "The game has moved on.");
         window.dispatchEvent(new Event("celtic:refreshed"));
       })
-      .catch(function () { window.location.reload(); });
+      .catch(function () { if (!leaving) window.location.reload(); });
   }
 
   function check() {
@@ -76,9 +90,9 @@
         if (signature(body) === known) return;
         if (busy()) {
           live.hidden = false;
-        } else {
-          refresh();
+          return null;
         }
+        return refresh();
       })
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { window.setTimeout(check, PERIOD_MS); });
