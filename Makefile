@@ -10,6 +10,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 VAR_DIR := $(or $(CELTIC_VAR_DIR),var)
+# The served host and port, for the links in emails and the demo's banner (settings.SITE_URL
+# follows them unless SITE_URL is set).
+SITE_ENV := CELTIC_HOST=$(HOST) CELTIC_PORT=$(PORT)
 
 .PHONY: run test install lint typecheck bench migrate worker clean
 
@@ -27,23 +30,23 @@ migrate: install
 ## make run: migrate, seed demo users and games, start the Celery workers (the clock queue
 ## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
 run: migrate
-	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py seed_demo_tournaments
+	$(SITE_ENV) $(BIN)/python manage.py seed_demo
+	$(SITE_ENV) $(BIN)/python manage.py seed_demo_tournaments
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	$(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --pool=solo --loglevel=WARNING \
+	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --pool=solo --loglevel=WARNING \
 		--schedule=$(VAR_DIR)/celerybeat-schedule & \
-	$(BIN)/celery -A celticsite worker -Q mail -n mail@%h --pool=solo --loglevel=WARNING & \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q mail -n mail@%h --pool=solo --loglevel=WARNING & \
+	$(SITE_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## make worker: only the Celery workers, the clock queue's with beat (docker-compose runs
 ## beat, the clock worker and the mail worker as three services).
 worker: migrate
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	$(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --concurrency=1 --loglevel=INFO \
+	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --concurrency=1 --loglevel=INFO \
 		--schedule=$(VAR_DIR)/celerybeat-schedule & \
-	$(BIN)/celery -A celticsite worker -Q mail -n mail@%h --loglevel=INFO
+	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q mail -n mail@%h --loglevel=INFO
 
 ## make test: lint, import contracts, strict types on the engine, then the whole suite.
 test: install lint typecheck

@@ -33,6 +33,7 @@ class Profile(models.Model):
         "time_zone",
         *NOTIFICATION_FIELDS,
         "reminder_hours",
+        "confirm_moves",
     )
 
     user = models.OneToOneField(
@@ -67,6 +68,12 @@ class Profile(models.Model):
         "one daily digest instead of an email per event",
         default=False,
         help_text="Collects the notifications above into one email a day.",
+    )
+    confirm_moves = models.BooleanField(
+        "ask me to confirm each move",
+        default=True,
+        help_text="On the game page a clicked tile is first shown on the board; "
+        "a second click on Confirm plays it.",
     )
     # Sign-up keeps the chosen password's hash here, and the account's own password unusable,
     # until the emailed link confirms the address (``accounts.services.signup_confirm``).

@@ -49,7 +49,15 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver"
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's address in emails' links. Unless SITE_URL is set, it follows the host and port
+# `make run HOST=… PORT=…` serves on (passed as CELTIC_HOST and CELTIC_PORT); a server bound
+# to every interface (0.0.0.0, ::) is linked as 127.0.0.1.
+_SERVED_HOST = os.environ.get("CELTIC_HOST", "127.0.0.1")
+if _SERVED_HOST in ("0.0.0.0", "::", "[::]"):
+    _SERVED_HOST = "127.0.0.1"
+SITE_URL = (
+    os.environ.get("SITE_URL") or f"http://{_SERVED_HOST}:{os.environ.get('CELTIC_PORT', '8000')}"
+).rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -69,6 +77,8 @@ INSTALLED_APPS = [
     "rankings",
     "tournaments",
     "notifications",
+    "players",
+    "learn",
 ]
 
 MIDDLEWARE = [

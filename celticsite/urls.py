@@ -22,5 +22,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("players/", include("players.urls")),
+    path("", include("learn.urls")),
     path("", include("games.urls")),
 ]

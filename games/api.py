@@ -365,6 +365,86 @@ class GameRecordApi(APIView):
         return response
 
 
+class GameLiveApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="v1_games_live_status",
+        summary="The game's ply and who is to move, for pages that poll",
+        description="Small and cheap: poll it every 10-15 s and reload the game when `ply` "
+        "changes.",
+        responses={200: s.LiveStatusSerializer, **_errors(404)},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        return Response(selectors.game_live_status(game=game, user=request.user))
+
+
+class MyGamesLiveApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="v1_my_games_live_status",
+        summary="Your active games' plies and whose move it is, for pages that poll",
+        responses={200: s.LiveStatusListSerializer, **_errors(401)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.game_list_live_status(user=request.user))
+
+
+class ConditionalLineListCreateApi(APIView):
+    """A player's own queued replies ("if they play X, I play Y") in one game."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="List your conditional moves in a game",
+        description="Only their owner sees them; to anyone but a player this is 404.",
+        responses={200: s.ConditionalLineSerializer(many=True), **_errors(401, 404)},
+        tags=["conditional moves"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        lines = selectors.conditional_line_list(game=game, user=request.user)
+        return Response(s.ConditionalLineSerializer(lines, many=True).data)
+
+    @extend_schema(
+        summary="Queue a conditional line: your opponent's move, your reply (and more pairs)",
+        description="Set while your opponent is to move. Every move must be legal in turn "
+        "from the current position; an illegal one gets 400 with its `index` (1-based) and "
+        "the `rule` it breaks. When your opponent plays the first move, your reply is played "
+        "at once; your other lines are dropped. A line with the same first move replaces "
+        "the earlier one.",
+        request=s.ConditionalLineInputSerializer,
+        responses={201: s.ConditionalLineSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=["conditional moves"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        selectors.conditional_line_list(game=game, user=request.user)  # 404 to non-players
+        data = _valid(s.ConditionalLineInputSerializer, request)
+        line = services.conditional_line_create(
+            game_id=game.pk, user=request.user, expected_ply=data["ply"], moves=data["moves"]
+        )
+        return Response(s.ConditionalLineSerializer(line).data, status=status.HTTP_201_CREATED)
+
+
+class ConditionalLineDetailApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Withdraw one of your conditional lines",
+        responses={204: None, **_errors(401, 404)},
+        tags=["conditional moves"],
+    )
+    def delete(self, request: Request, game_id: int, line_id: int) -> Response:
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
+        services.conditional_line_delete(game_id=game.pk, line_id=line_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 # --- helpers ----------------------------------------------------------------------------------
 
 

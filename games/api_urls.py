@@ -25,7 +25,19 @@ urlpatterns = [
         name="challenge-cancel",
     ),
     path("games/", api.GameListApi.as_view(), name="game-list"),
+    path("games/live/", api.MyGamesLiveApi.as_view(), name="my-games-live"),
     path("games/<int:game_id>/", api.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/live/", api.GameLiveApi.as_view(), name="game-live"),
+    path(
+        "games/<int:game_id>/conditional-moves/",
+        api.ConditionalLineListCreateApi.as_view(),
+        name="conditional-lines",
+    ),
+    path(
+        "games/<int:game_id>/conditional-moves/<int:line_id>/",
+        api.ConditionalLineDetailApi.as_view(),
+        name="conditional-line",
+    ),
     path("games/<int:game_id>/moves/", api.GameMovesApi.as_view(), name="game-moves"),
     path(
         "games/<int:game_id>/legal-moves/", api.GameLegalMovesApi.as_view(), name="game-legal-moves"

@@ -211,12 +211,14 @@ def board_svg(
     knot_colours: Mapping[StrandKey, str] | None = None,
     last_cell: str | None = None,
     title: str = "The design",
+    dom_id: str = "board",
 ) -> str:
     """The whole board: the window around the design, its tiles, demand cells and labels.
 
     ``tiles`` are dicts with ``cell``, ``sides`` and ``colour`` (as in
     ``games.engine.position_data``); ``knot_colours`` maps strands on closed knots to their
-    highlight colour (see ``knot_strand_colours``).
+    highlight colour (see ``knot_strand_colours``). ``dom_id`` prefixes the ids of the
+    title and description, so several boards can share a page.
     """
     placed = {Cell.parse(t["cell"]): t for t in tiles}
     demand = [Cell.parse(c) for c in demand_cells]
@@ -227,10 +229,11 @@ def board_svg(
     )
     out = [
         f'<svg class="board" viewBox="0 0 {view.width} {view.height}" '
-        f'xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-labelledby="board-title board-desc">',
-        f'<title id="board-title">{escape(title)}</title>',
-        f'<desc id="board-desc">{escape(description)}</desc>',
+        # A board with playable cells holds buttons: a group, since an image has no controls.
+        f'xmlns="http://www.w3.org/2000/svg" role="{"group" if playable_cells else "img"}" '
+        f'aria-labelledby="{dom_id}-title {dom_id}-desc">',
+        f'<title id="{dom_id}-title">{escape(title)}</title>',
+        f'<desc id="{dom_id}-desc">{escape(description)}</desc>',
         '<g class="grid">',
     ]
     for cell in view.cells():
@@ -299,3 +302,12 @@ def _labels(view: View) -> str:
 def _n(value: float) -> str:
     """A coordinate with at most one decimal."""
     return f"{round(value, 1):g}"
+
+
+def board_png(svg: str, *, width: int = 480) -> bytes:
+    """The board drawn by ``board_svg`` as a PNG ``width`` pixels wide, for emails (mail
+    clients do not show inline SVG). Rendered by resvg, a wheel with no system library; the
+    labels use any sans-serif font the machine has (none: the labels are left out)."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#ffffff"))

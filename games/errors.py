@@ -54,6 +54,10 @@ class GameNotFound(NotFound):
     code = "game_not_found"
 
 
+class ConditionalLineNotFound(NotFound):
+    code = "conditional_line_not_found"
+
+
 class ChallengeNotFound(NotFound):
     code = "challenge_not_found"
 

@@ -365,3 +365,36 @@ class MessageReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report on message #{self.message_id}"
+
+
+class ConditionalLine(models.Model):
+    """A reply queued in advance: "if my opponent plays X, I play Y" (and maybe on).
+
+    ``moves`` alternates the opponent's expected move and the owner's reply, starting with
+    the opponent's move at ``start_ply``. When the opponent plays ``moves[0]`` there, the
+    owner's reply is played at once; lines that no longer match are deleted. Only the owner
+    may see their lines.
+    """
+
+    MAX_MOVES = 10  # five "if they play, I play" pairs
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conditional_lines")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conditional_lines"
+    )
+    start_ply = models.PositiveIntegerField(help_text="The ply of the opponent's expected move.")
+    trigger = models.CharField(max_length=16, help_text="The opponent's expected move.")
+    moves = models.JSONField(help_text="Notations, the opponent's first, then alternating.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "owner", "start_ply", "trigger"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "owner", "start_ply", "trigger"],
+                name="conditional_line_one_per_trigger",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.start_ply} {self.owner}: {' / '.join(self.moves)}"

@@ -19,7 +19,7 @@ from accounts.selectors import (
 from games import errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
-from games.models import Challenge, Game, GameMessage, Move, Side
+from games.models import Challenge, ConditionalLine, Game, GameMessage, Move, Side
 from games.rules import GameRecord, GameState
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -77,6 +77,36 @@ def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
         return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"There is no game #{game_id}.") from None
+
+
+def conditional_line_list(*, game: Game, user: AnyUser) -> QuerySet[ConditionalLine]:
+    """``user``'s own queued lines in ``game`` that can still be played. Nobody sees another
+    player's lines: to anyone but a player the list does not exist."""
+    if game.player_side(user) is None:
+        raise errors.GameNotFound(f"You have no conditional moves in game #{game.pk}.")
+    lines = ConditionalLine.objects.filter(game=game, owner_id=user.pk, start_ply__gte=game.ply)
+    return lines if game.is_active else lines.none()
+
+
+def game_live_status(*, game: Game, user: AnyUser) -> dict[str, object]:
+    """The few facts a page polls to learn that the game moved on."""
+    side = game.player_side(user)
+    return {
+        "id": game.pk,
+        "ply": game.ply,
+        "status": game.status,
+        "to_move": game.to_move or None,
+        "result": game.result or None,
+        "your_turn": game.is_active and side is not None and game.to_move == side,
+    }
+
+
+def game_list_live_status(*, user: AbstractBaseUser) -> dict[str, object]:
+    """For a player's overview page: their active games with each one's ply and whether it
+    is their move, so the page can tell when an opponent has moved."""
+    games = game_list_for_player(user=user, status=Game.Status.ACTIVE).order_by("pk")
+    rows = [game_live_status(game=game, user=user) for game in games]
+    return {"your_turn": sum(1 for row in rows if row["your_turn"]), "games": rows}
 
 
 def game_position(*, game: Game, ply: int | None = None) -> GameState:
@@ -287,3 +317,66 @@ def _messages_for_viewer(
         .annotate(shown_body=shown_body, shown_reason=shown_reason)
         .order_by("created_at", "pk")
     )
+
+
+# --- how a game ended -------------------------------------------------------------------------
+
+_MODERATOR_ACTIONS = {
+    Game.Termination.ANNULLED: "game_annul",
+    Game.Termination.ADJUDICATION: "game_adjudicate",
+}
+
+
+def game_moderator_reason(*, game: Game) -> str | None:
+    """The reason the moderator gave for annulling or adjudicating ``game`` (the latest such
+    decision in the audit log), or None when no moderator decided it (an unstarted game the
+    clock annulled)."""
+    action = _MODERATOR_ACTIONS.get(game.termination)
+    if action is None:
+        return None
+    from django.contrib.contenttypes.models import ContentType
+
+    from moderation.models import AuditEntry
+
+    entry = (
+        AuditEntry.objects.filter(
+            action=action,
+            target_content_type=ContentType.objects.get_for_model(Game),
+            target_object_id=str(game.pk),
+        )
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    return entry.reason if entry is not None else None
+
+
+def termination_text(*, game: Game, reason: str | None = None) -> str:
+    """One sentence saying how ``game`` stands or ended, for emails and pages alike, e.g.
+    "Blue resigned: Orange wins (1-0)." or "Annulled by a moderator: duplicate account."
+
+    ``reason``: the moderator's reason for an annulled or adjudicated game; read from the
+    audit log when not given. An annulled game no moderator decided was annulled by the clock:
+    no move was made before the first deadline.
+    """
+    if game.is_active:
+        return f"In progress: {game.get_to_move_display()} to move."
+    ending = Game.Termination
+    if game.termination in _MODERATOR_ACTIONS:
+        why = game_moderator_reason(game=game) if reason is None else reason.strip()
+        if game.termination == ending.ANNULLED:
+            if why is None:
+                return "Annulled: no move was made before the deadline."
+            return f"Annulled by a moderator: {why}" if why else "Annulled by a moderator."
+        decided = f"Adjudicated by a moderator: {game.get_result_display()} ({game.result})"
+        return f"{decided}. Reason: {why}" if why else f"{decided}."
+    outcome = f"{game.get_result_display()} ({game.result})"
+    loser = {"1-0": "Blue", "0-1": "Orange"}.get(game.result, "")
+    if game.termination == ending.RESIGNATION and loser:
+        return f"{loser} resigned: {outcome}."
+    if game.termination == ending.TIMEOUT and loser:
+        return f"{loser} ran out of time: {outcome}."
+    if game.termination == ending.NORMAL:
+        return f"Finished, no moves left: {outcome}."
+    if game.status == Game.Status.ANNULLED:
+        return "Annulled."
+    return f"Finished: {outcome}."

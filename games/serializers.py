@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from celticsite.api import StrictJsonTypes
 from games.clock import ClockKind, ClockReading, PauseReason, TimeControl
-from games.models import Challenge, Game, Move
+from games.models import Challenge, ConditionalLine, Game, Move
 from games.selectors import game_clock
 
 
@@ -330,6 +330,40 @@ class GameDetailSerializer(GameSummarySerializer):
     @extend_schema_field(PositionSerializer)
     def get_position(self, obj: Game) -> dict[str, Any]:
         return self.context["position"]
+
+
+class ConditionalLineInputSerializer(StrictJsonTypes, serializers.Serializer):
+    ply = serializers.IntegerField(
+        min_value=0, help_text="The game's current `ply`: the line starts at your opponent's move."
+    )
+    moves = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        min_length=2,
+        max_length=ConditionalLine.MAX_MOVES,
+        help_text="Your opponent's move, your reply, and optionally more pairs: "
+        "['e4 N', 'f5 W'].",
+    )
+
+
+class ConditionalLineSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ConditionalLine
+        fields = ["id", "start_ply", "moves", "created_at"]
+        extra_kwargs = {"moves": {"help_text": "Your opponent's move first, then alternating."}}
+
+
+class LiveStatusSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    to_move = serializers.CharField(allow_null=True)
+    result = serializers.CharField(allow_null=True)
+    your_turn = serializers.BooleanField()
+
+
+class LiveStatusListSerializer(serializers.Serializer):
+    your_turn = serializers.IntegerField(help_text="How many games wait for your move.")
+    games = LiveStatusSerializer(many=True)
 
 
 class MoveInputSerializer(StrictJsonTypes, serializers.Serializer):

@@ -29,8 +29,17 @@ from games.clock import (
     deadline_after,
     running_time,
 )
-from games.engine import replay, turn_to_row_fields, variant_of
-from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result, Side
+from games.engine import game_state, replay, turn_to_row_fields, variant_of
+from games.models import (
+    Challenge,
+    ConditionalLine,
+    Game,
+    GameMessage,
+    MessageReport,
+    Move,
+    Result,
+    Side,
+)
 from games.rules import GameState, IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 from games.selectors import clock_pauses
@@ -155,6 +164,7 @@ def challenge_accept(
         now=now,
     )
     notification_events.on_challenge_accepted(challenge, game)
+    notification_events.on_turn(game)  # the first mover's "your turn", with a reply token
     return game
 
 
@@ -363,7 +373,8 @@ def move_submit(
     """Play ``notation`` for ``user`` if the game is still at ``expected_ply``.
 
     Records the move (or the forfeited turn) and any automatic passes that follow, runs the
-    clocks, and finishes the game when the engine says no one can move.
+    clocks, and finishes the game when the engine says no one can move. If the opponent had
+    queued a reply to this move (a conditional line), it is played too, in this transaction.
     """
     game = _game_locked(game_id)
     side = _require_player(game, user)
@@ -384,6 +395,29 @@ def move_submit(
     move = _parse_move(notation)
     recorded = list(game.moves.order_by("ply"))
     state = replay(recorded, variant_of(game))
+    rows, vacations = _move_record(game, state=state, side=side, move=move, now=now)
+    if game.is_active:
+        rows += _conditional_reply(game, state=state, played=rows[0], now=now)
+    if game.is_active:
+        notification_events.on_turn(game)
+    else:
+        notification_events.on_game_finished(game)
+    mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)
+    return MoveOutcome(
+        game=game,
+        turns=rows,
+        moves=[*recorded, *rows],
+        state=state,
+        clock=selectors.game_clock(game=game, now=now, vacations=mover_vacations or ()),
+    )
+
+
+def _move_record(
+    game: Game, *, state: GameState, side: str, move: EngineMove, now: datetime
+) -> tuple[list[Move], VacationsByUser]:
+    """Apply ``move`` for ``side`` to ``state``, the position of the locked ``game``: append
+    its turns (and automatic passes), run the clocks, and finish the game or start the next
+    turn. Tells no one. Answers the turns recorded and both players' vacations it read."""
     try:
         turns = state.apply(move)
     except IllegalMoveError as exc:
@@ -404,20 +438,11 @@ def move_submit(
         game_finish(
             game=game, result=state.result().text, termination=Game.Termination.NORMAL, now=now
         )
-        notification_events.on_game_finished(game)
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now, vacations=vacations)
         game.save()
-        notification_events.on_turn(game)
-    mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)
-    return MoveOutcome(
-        game=game,
-        turns=rows,
-        moves=[*recorded, *rows],
-        state=state,
-        clock=selectors.game_clock(game=game, now=now, vacations=mover_vacations or ()),
-    )
+    return rows, vacations
 
 
 def _clock_after_move(
@@ -632,6 +657,141 @@ def _require_reason(reason: str) -> str:
             code="reason_required",
         )
     return reason
+
+
+# --- Conditional moves ------------------------------------------------------------------
+
+
+@transaction.atomic
+def conditional_line_create(
+    *, game_id: int, user: User, expected_ply: int, moves: Sequence[str]
+) -> ConditionalLine:
+    """Queue ``user``'s replies to their opponent's next move: ``moves`` alternates the
+    opponent's move and the reply, the opponent's first, all legal in turn from now.
+
+    A line with the same first move replaces the earlier one.
+    """
+    game = _game_locked(game_id)
+    side = _require_player(game, user)
+    _require_active(game)
+    if expected_ply != game.ply:
+        raise errors.StalePly(
+            f"The game is at ply {game.ply}, not {expected_ply}: reload it and try again.",
+            current_ply=game.ply,
+        )
+    if game.to_move == side:
+        raise errors.NotYourTurn(
+            "It is your turn: play your move now. Conditional moves answer your opponent's "
+            "next move, so they are set while your opponent is to move.",
+            code="your_turn",
+        )
+    notations = _conditional_line_check(game_state(game), moves)
+    line, _ = ConditionalLine.objects.update_or_create(
+        game=game,
+        owner=user,
+        start_ply=game.ply,
+        trigger=notations[0],
+        defaults={"moves": notations},
+    )
+    return line
+
+
+def _conditional_line_check(state: GameState, moves: Sequence[str]) -> list[str]:
+    """The canonical notations of ``moves`` if they are pairs of legal moves in turn from
+    ``state`` (the opponent to move), each one a plain placed tile; else a clear error."""
+    limit = ConditionalLine.MAX_MOVES
+    if not moves or len(moves) % 2 or len(moves) > limit:
+        raise errors.DomainError(
+            f"A conditional line is 2 to {limit} moves in pairs (your opponent's move, then "
+            f"your reply); {len(moves)} were given.",
+            code="invalid_line",
+        )
+    played: list[str] = []
+    for number, text in enumerate(moves, start=1):
+        whose = "your opponent's move" if number % 2 else "your reply"
+        where = f"after {', '.join(played)}" if played else "in the current position"
+        try:
+            move = EngineMove.parse(text)
+        except NotationError as exc:
+            raise errors.InvalidNotation(
+                f"Move {number} ({whose}): {exc}",
+                expected=errors.HOW_TO_WRITE_A_MOVE,
+                index=number,
+            ) from None
+        try:
+            turns = state.apply(move)
+        except IllegalMoveError as exc:
+            raise errors.IllegalMove(
+                f"Move {number} ({whose}) is illegal {where}: {exc}",
+                rule=exc.rule.value,
+                index=number,
+            ) from None
+        if turns != (move,) or (state.is_over() and number < len(moves)):
+            what = "ends the game" if state.is_over() else "does not place its tile"
+            raise errors.DomainError(
+                f"Move {number} ({whose}), {move}, {what} {where}: a line can only continue "
+                "with moves that place a tile and pass the turn.",
+                code="line_cannot_continue",
+                index=number,
+            )
+        played.append(str(move))
+    return played
+
+
+def _conditional_reply(
+    game: Game, *, state: GameState, played: Move, now: datetime
+) -> list[Move]:
+    """After the move ``played`` on the locked ``game`` (``state``: the position after it),
+    play the reply its opponent queued for it, if any, through the normal move path (clocks
+    included); drop the lines that can no longer match. Answers the turns the reply recorded.
+    """
+    due = list(
+        ConditionalLine.objects.select_for_update().filter(game=game, start_ply__lte=played.ply)
+    )
+    owner_side = game.to_move
+    owner_id = game.orange_id if owner_side == Side.ORANGE else game.blue_id
+    can_match = played.kind == Move.Kind.MOVE and game.ply == played.ply + 1
+    match = next(
+        (
+            line
+            for line in due
+            if can_match
+            and line.owner_id == owner_id
+            and line.start_ply == played.ply
+            and line.trigger == played.notation
+        ),
+        None,
+    )
+    stale = [line.pk for line in due if line is not match]
+    if stale:
+        ConditionalLine.objects.filter(pk__in=stale).delete()
+    if match is None:
+        return []
+    reply, rest = match.moves[1], match.moves[2:]
+    try:
+        rows, _ = _move_record(
+            game, state=state, side=owner_side, move=EngineMove.parse(reply), now=now
+        )
+    except errors.IllegalMove:  # checked when queued; kept only as a safety net
+        match.delete()
+        return []
+    if rest and game.is_active and rows[-1].ply == game.ply - 1:
+        match.start_ply, match.trigger, match.moves = game.ply, rest[0], rest
+        match.save(update_fields=["start_ply", "trigger", "moves"])
+    else:
+        match.delete()
+    return rows
+
+
+@transaction.atomic
+def conditional_line_delete(*, game_id: int, line_id: int, user: User) -> None:
+    """Withdraw one of ``user``'s own queued lines; anyone else's is not found."""
+    game = _game_locked(game_id)
+    deleted, _ = ConditionalLine.objects.filter(pk=line_id, game=game, owner=user).delete()
+    if not deleted:
+        raise errors.ConditionalLineNotFound(
+            f"You have no conditional line #{line_id} in game #{game_id}."
+        )
 
 
 # --- Messages -----------------------------------------------------------------------------

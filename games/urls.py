@@ -12,10 +12,21 @@ urlpatterns = [
         "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
     path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("games/live/", views.live_games, name="live"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/move/", views.game_move, name="game_move"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
     path("games/<int:game_id>/record/", views.game_record, name="game_record"),
+    path(
+        "games/<int:game_id>/conditional/",
+        views.game_conditional_add,
+        name="game_conditional_add",
+    ),
+    path(
+        "games/<int:game_id>/conditional/<int:line_id>/delete/",
+        views.game_conditional_delete,
+        name="game_conditional_delete",
+    ),
     path("games/<int:game_id>/messages/", views.game_message_post, name="game_message_post"),
     path(
         "games/<int:game_id>/messages/<int:message_id>/report/",
@@ -27,5 +38,4 @@ urlpatterns = [
         views.game_message_hide,
         name="game_message_hide",
     ),
-    path("players/<str:username>/", views.player_games, name="player_games"),
 ]

@@ -6,6 +6,7 @@ show a refused request's ``DomainError.detail`` as a message before redirecting 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,10 +17,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.selectors import profile_get
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
 from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
@@ -69,19 +71,21 @@ def home(request: HttpRequest) -> HttpResponse:
             "active_games": active,
             "finished_games": finished,
             "incoming": incoming,
+            "live_signature": _live_signature(selectors.game_list_live_status(user=user)),
         },
     )
 
 
-def player_games(request: HttpRequest, username: str) -> HttpResponse:
-    """The public games of one player, newest first."""
-    try:
-        player = selectors.user_get_by_username(username=username)
-    except DomainError as exc:
-        raise Http404(exc.detail) from None
-    games = selectors.game_list_public(username=player.get_username())
+def _live_signature(status: dict[str, Any]) -> str:
+    """Each active game with its ply, as ``live.js`` writes it to notice a change."""
+    return ",".join(f"{row['id']}:{row['ply']}" for row in status["games"])
+
+
+def live_games(request: HttpRequest) -> HttpResponse:
+    """Public games in progress, the newest first, for anyone to watch."""
+    games = selectors.game_list_public().filter(status=Game.Status.ACTIVE)
     page = Paginator(games, 25).get_page(request.GET.get("page"))
-    return render(request, "games/player_games.html", {"player": player, "page": page})
+    return render(request, "games/live.html", {"page": page})
 
 
 # --- challenges -------------------------------------------------------------------------------
@@ -90,7 +94,9 @@ def player_games(request: HttpRequest, username: str) -> HttpResponse:
 def challenges(request: HttpRequest) -> HttpResponse:
     """Open seeks, the viewer's own challenges, and the form to offer a new one."""
     user = request.user
-    form = ChallengeForm(request.POST or None)
+    form = ChallengeForm(
+        request.POST or None, initial={"opponent": request.GET.get("opponent", "")[:150]}
+    )
     if request.method == "POST":
         if not user.is_authenticated:
             return redirect(f"{reverse('accounts:login')}?next={request.path}")
@@ -234,7 +240,8 @@ def _game_context(
     knots = state.result().knots
     board = board_svg(
         tiles=data["tiles"],  # type: ignore[arg-type]
-        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
+        # An ended game has no open cells to play: its final design is drawn without them.
+        demand_cells=data["demand_cells"] if game.is_active or replaying else [],  # type: ignore[arg-type]
         playable_cells={str(move.cell) for move in legal},
         knot_colours=knot_strand_colours(knots),
         last_cell=last_cell,
@@ -261,6 +268,28 @@ def _game_context(
         "clock": (clock := selectors.game_clock(game=game, now=timezone.now())),
         "clocks": _clocks(game, clock),
         "is_player": side is not None,
+        "game_over": not game.is_active,
+        **_play_aids_context(request, game, side=side, replaying=replaying),
+    }
+
+
+def _play_aids_context(
+    request: HttpRequest, game: Game, *, side: str | None, replaying: bool
+) -> dict[str, Any]:
+    """What the page's script needs (confirmation, live polling) and the owner's queued
+    conditional moves, which only they may see."""
+    user = request.user
+    your_turn = game.is_active and side is not None and game.to_move == side
+    confirm = profile_get(user=user).confirm_moves if user.is_authenticated else True
+    can_queue = game.is_active and side is not None and not your_turn and not replaying
+    return {
+        "your_turn": your_turn,
+        "confirm_moves": confirm,
+        "live_url": reverse("games-api:game-live", args=[game.pk]),
+        "can_queue_conditional": can_queue,
+        "conditional_lines": (
+            selectors.conditional_line_list(game=game, user=user) if can_queue else []
+        ),
     }
 
 
@@ -371,8 +400,13 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.detail)
         return redirect("games:game", game_id=game.pk)
+    side = game.player_side(request.user)
     for row in outcome.turns:
-        if row.kind == row.Kind.MOVE:
+        if row.kind == row.Kind.MOVE and row.side != side:
+            messages.info(
+                request, f"Your opponent had queued a reply: {row.notation} was played at once."
+            )
+        elif row.kind == row.Kind.MOVE:
             messages.success(request, f"You played {row.notation}.")
         elif row.kind == row.Kind.FORFEIT:
             messages.warning(
@@ -406,10 +440,47 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:game", game_id=game.pk)
 
 
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Download the record as text (served by the API, which checks visibility too)."""
+@require_POST
+@login_required
+def game_conditional_add(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Queue a conditional line written as moves separated by commas or new lines."""
     game = _visible_game(request, game_id)
-    return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?as=text")
+    moves = [m.strip() for m in re.split(r"[,\n]", request.POST.get("moves", "")) if m.strip()]
+    try:
+        ply = int(request.POST.get("ply", ""))
+        line = services.conditional_line_create(
+            game_id=game.pk, user=request.user, expected_ply=ply, moves=moves
+        )
+    except ValueError:
+        messages.error(request, "The form lost the game's ply: reload the page and try again.")
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        theirs, yours = line.moves[::2], line.moves[1::2]
+        pairs = [f"if they play {a}, you play {b}" for a, b in zip(theirs, yours, strict=True)]
+        messages.success(request, f"Queued: {'; then '.join(pairs)}.")
+    return redirect(f"{reverse('games:game', args=[game.pk])}#conditional")
+
+
+@require_POST
+@login_required
+def game_conditional_delete(request: HttpRequest, game_id: int, line_id: int) -> HttpResponse:
+    """Withdraw one of the viewer's conditional lines."""
+    game = _visible_game(request, game_id)
+    try:
+        services.conditional_line_delete(game_id=game.pk, line_id=line_id, user=request.user)
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+    messages.success(request, "The conditional line is withdrawn.")
+    return redirect(f"{reverse('games:game', args=[game.pk])}#conditional")
+
+
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Download the record as text, or as JSON with ``?as=json`` (served by the API, which
+    checks visibility too and answers a clear 400 for any other format)."""
+    game = _visible_game(request, game_id)
+    kind = request.GET.get("as", "text")
+    return redirect(f"{reverse('games-api:game-record', args=[game.pk])}?{urlencode({'as': kind})}")
 
 
 # --- messages ---------------------------------------------------------------------------------

@@ -21,12 +21,23 @@ from django.urls import reverse
 from accounts.models import Profile, default_reminder_hours
 from accounts.selectors import profile_get, vacation_intervals_by_user
 from accounts.validators import MAX_REMINDER_HOURS
+from games.board_svg import board_svg, knot_strand_colours
 from games.clock import Interval, Pauses, running_time, running_time_at_least
+from games.engine import position_data
 from games.models import Challenge, Game, GameMessage, Side
-from games.selectors import game_clock, game_position
+from games.rules import GameState
+from games.rules.notation import Forfeit, Move
+from games.rules.render import last_placed, render_state
+from games.rules.tiles import PLAYERS, Colour
+from games.selectors import game_clock, game_position, termination_text
 from notifications.models import OutboxEmail
-from notifications.reply_tokens import reply_address, reply_token_make
-from notifications.services import Notice, notify, notify_many
+from notifications.reply_tokens import (
+    challenge_reply_token_make,
+    reply_address,
+    reply_token_make,
+)
+from notifications.services import BOARD_CID, Notice, notify, notify_many
+from rankings.selectors import rating_change_for_game
 
 Event = OutboxEmail.Event
 
@@ -64,6 +75,11 @@ def _turn_notice(game: Game) -> Notice | None:
         return None
     user = game.player(game.to_move)
     context = _game_context(game, user)
+    state = game_position(game=game)
+    context.update(position_context(game, state=state, user=user))
+    # A turn's email goes out as the turn starts: the running time left is the whole bank
+    # (the deadline is the bank's end, pauses skipped), so no clock needs reading.
+    context["time_left"] = game.time_left(game.to_move)
     reply_to = move_reply_context(context, game=game, user=user)
     return Notice(
         user=user,
@@ -71,7 +87,75 @@ def _turn_notice(game: Game) -> Notice | None:
         context=context,
         dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
         reply_to=reply_to,
+        board_svg=position_svg(game, state=state),
     )
+
+
+def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, Any]:
+    """What a turn email shows of the position: what the opponent just played, the terminal
+    board (for the plain text), the tiles each side has left, and ``board_cid`` (the inline
+    PNG the HTML part shows, see ``position_svg``)."""
+    side = game.player_side(user)
+    return {
+        "opponent_turns": _opponent_turns(state, side=side),
+        "position": render_state(state),
+        "tiles_left": _tiles_left(state, side=side),
+        "board_cid": BOARD_CID,
+    }
+
+
+def position_svg(game: Game, *, state: GameState) -> str:
+    """The board as the game page draws it (without its clickable cells)."""
+    data = position_data(state)
+    last = last_placed(state)
+    return board_svg(
+        tiles=data["tiles"],  # type: ignore[arg-type]
+        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
+        knot_colours=knot_strand_colours(state.result().knots),
+        last_cell=str(last) if last else None,
+        title=f"Game {game.pk}, the design after {state.ply} turns",
+    )
+
+
+def _opponent_turns(state: GameState, *, side: Side | None) -> list[str]:
+    """The turns since ``side`` last placed a tile, oldest first, e.g. ["Blue played f5 NE"]:
+    the opponent's move and any turn passed in between. Empty at the start of the game."""
+    turns: list[str] = []
+    for index in range(len(state.history) - 1, -1, -1):
+        turn = state.history[index]
+        colour = PLAYERS[index % 2]
+        if colour.value == side and isinstance(turn, Move):
+            break
+        who = colour.name.title()
+        if isinstance(turn, Move):
+            turns.append(f"{who} played {turn}")
+        elif isinstance(turn, Forfeit):
+            turns.append(f"{who} forfeited {turn.move} (it broke the 5x5 window)")
+        else:
+            turns.append(f"{who} passed (no legal move)")
+    return turns[::-1]
+
+
+def _tiles_left(state: GameState, *, side: Side | None) -> list[dict[str, Any]]:
+    """Each supply (the player's first, then the opponent's, then the neutral tiles): its
+    name, how many tiles and which shapes, e.g. {"name": "You (Orange)", "count": 12,
+    "shapes": "C2 T3 S3 B2 K2"}."""
+    order = [*sorted(PLAYERS, key=lambda colour: colour.value != side), Colour.NEUTRAL]
+    rows = []
+    for colour in order:
+        supply = state.supply(colour)
+        if colour is Colour.NEUTRAL:
+            name = "Neutral"
+        else:
+            name = f"{'You' if colour.value == side else 'Opponent'} ({colour.name.title()})"
+        rows.append(
+            {
+                "name": name,
+                "count": sum(supply.values()),
+                "shapes": " ".join(f"{shape.letter}{n}" for shape, n in supply.items() if n),
+            }
+        )
+    return rows
 
 
 def _profiles_load(games: Sequence[Game]) -> None:
@@ -83,7 +167,13 @@ def _profiles_load(games: Sequence[Game]) -> None:
 def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
     """Add a reply token for ``user``'s move now in ``game`` to ``context`` (as
     ``reply_token``, empty when moves by email are off); returns the Reply-To address."""
-    token = reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+    return _reply_token_add(
+        context, reply_token_make(game_id=game.pk, ply=game.ply, user_id=user.pk)
+    )
+
+
+def _reply_token_add(context: dict[str, Any], token: str) -> str:
+    """Put ``token`` in ``context`` (empty when replies by email are off); the Reply-To."""
     address = reply_address(token)
     context["reply_token"] = token if address else ""
     return address
@@ -130,15 +220,25 @@ def on_game_started(game: Game) -> None:
 def on_game_finished(game: Game) -> None:
     """A game ended (finished or annulled): both players hear the result and the knots."""
     board = _final_board(game)
+    ending = termination_text(game=game)
     for user in (game.orange, game.blue):
         side = game.player_side(user)
         context = _game_context(game, user)
-        context.update(board, outcome=_outcome(game, side))
+        context.update(
+            board,
+            outcome=_outcome(game, side),
+            termination=ending,
+            rating_change=rating_change_for_game(game_id=game.pk, user_id=user.pk),
+        )
         notify(
             user=user,
             event=Event.GAME_FINISHED,
             context=context,
-            dedupe_key=f"{Event.GAME_FINISHED}:{game.pk}:{game.status}:{user.pk}",
+            # a moderator's later decision (another result, an annulment) is news again
+            dedupe_key=(
+                f"{Event.GAME_FINISHED}:{game.pk}:{game.status}:{game.termination}"
+                f":{game.result}:{user.pk}"
+            ),
         )
 
 
@@ -169,17 +269,27 @@ def on_challenge_received(challenge: Challenge) -> None:
     """A challenge addressed to someone (open seeks notify no one)."""
     if challenge.opponent_id is None:
         return
+    context = {
+        "challenge": challenge,
+        "challenger_name": _name(challenge.challenger),
+        "time_control": challenge.time_control.describe(),
+        "challenges_url": settings.SITE_URL + reverse("games:challenges"),
+    }
     notify(
         user=challenge.opponent,
         event=Event.CHALLENGE_RECEIVED,
-        context={
-            "challenge": challenge,
-            "challenger_name": _name(challenge.challenger),
-            "time_control": challenge.time_control.describe(),
-            "challenges_url": settings.SITE_URL + reverse("games:challenges"),
-        },
+        context=context,
         dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{challenge.opponent_id}",
+        reply_to=challenge_reply_context(context, challenge=challenge),
     )
+
+
+def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) -> str:
+    """Add a token with which the challenged player answers ``challenge`` by email to
+    ``context`` (as ``reply_token``, empty when replies by email are off); returns the
+    Reply-To address."""
+    token = challenge_reply_token_make(challenge_id=challenge.pk, user_id=challenge.opponent_id)
+    return _reply_token_add(context, token)
 
 
 def on_challenge_accepted(challenge: Challenge, game: Game) -> None:

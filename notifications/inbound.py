@@ -40,12 +40,12 @@ from django.utils.html import strip_tags
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError
 from games.errors import HOW_TO_WRITE_A_MOVE
-from games.models import Game, Side
+from games.models import Challenge, Game, Side
 from games.rules.errors import Rule
 from games.rules.render import describe_result, render_state
 from games.selectors import game_position
-from games.services import move_submit
-from notifications.events import move_reply_context
+from games.services import challenge_accept, challenge_decline, move_submit
+from notifications.events import challenge_reply_context, move_reply_context
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import (
     SUBJECT_TAG,
@@ -92,6 +92,11 @@ REFUSAL_TITLES = {
     "too_deep": "your email is nested too deeply",
     "too_many_parts": "your email has too many parts",
     "dmarc_fail": "your email failed the sender check (DMARC)",
+    "no_answer": "no answer found",
+    "challenge_not_open": "the challenge is no longer open",
+    "challenge_not_found": "no such challenge",
+    "not_addressed_to_you": "not your challenge",
+    "challenger_suspended": "the challenger's account is suspended",
     "spf_fail": "your email failed the sender check (SPF)",
 }
 
@@ -420,6 +425,8 @@ def _handle(parsed: ParsedEmail, *, now: datetime) -> InboundEmail:
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
     if user is None:
         return _drop(record, "unknown_user", "The token's user is gone or suspended.")
+    if token.challenge_id is not None:
+        return _challenge_answer(record, parsed, user=user, token=token, problem=token_problem)
     record.user, record.ply = user, token.ply
     record.game = Game.objects.filter(pk=token.game_id).first()
     refusal = _refusal_before_move(parsed, user=user, problem=token_problem)
@@ -563,3 +570,101 @@ def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
         "position": render_state(state),
         "turn_line": turn,
     }
+
+
+# --- answering a challenge ----------------------------------------------------------------------
+
+# The first word of a reply that accepts or declines a challenge.
+ACCEPT_WORDS = frozenset({"accept", "accepted", "yes"})
+DECLINE_WORDS = frozenset({"decline", "declined", "no"})
+
+
+def _challenge_answer(
+    record: InboundEmail,
+    parsed: ParsedEmail,
+    *,
+    user: Any,
+    token: ReplyToken,
+    problem: ReplyTokenError | None,
+) -> InboundEmail:
+    """Accept or decline the token's challenge as its first line says, record it, answer."""
+    assert token.challenge_id is not None
+    record.user = user
+    refusal = _refusal_before_move(parsed, user=user, problem=problem)
+    if refusal is not None and refusal.reason == "no_move":
+        refusal = None  # the first line is read below
+    answer = _challenge_answer_word(parsed.move_text)
+    if refusal is None and answer is None:
+        refusal = Refusal(
+            "no_answer",
+            f"The first line of your reply, “{parsed.move_text[:60]}”, is neither accept nor "
+            "decline."
+            if parsed.move_text
+            else "Your reply has no first line to read.",
+        )
+    if refusal is None:
+        record.notation = answer or ""
+        refusal = _challenge_decide(record, user=user, challenge_id=token.challenge_id)
+    if refusal is not None:
+        record.outcome, record.reason, record.detail = (
+            Outcome.REFUSED,
+            refusal.reason,
+            refusal.detail,
+        )
+    record.save()
+    _challenge_reply_send(record, user=user, challenge_id=token.challenge_id)
+    return record
+
+
+def _challenge_answer_word(text: str) -> str | None:
+    """The answer ``text`` starts with: "accept", "decline", or None for neither."""
+    words = re.findall(r"[a-z]+", text.lower())
+    first = words[0] if words else ""
+    if first in ACCEPT_WORDS:
+        return "accept"
+    if first in DECLINE_WORDS:
+        return "decline"
+    return None
+
+
+def _challenge_decide(record: InboundEmail, *, user: Any, challenge_id: int) -> Refusal | None:
+    """Accept or decline through the game services; a refusal rolls back only their
+    savepoint."""
+    try:
+        if record.notation == "accept":
+            record.game = challenge_accept(challenge_id=challenge_id, user=user)
+            record.outcome = Outcome.ACCEPTED
+        else:
+            challenge_decline(challenge_id=challenge_id, user=user)
+            record.outcome = Outcome.DECLINED
+    except DomainError as error:
+        return Refusal(error.code, error.detail)
+    return None
+
+
+def _challenge_reply_send(record: InboundEmail, *, user: Any, challenge_id: int) -> None:
+    """Tell the player what became of their answer; a refused answer to a challenge still
+    open for them carries a fresh reply token."""
+    challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenger").first()
+    context: dict[str, Any] = {
+        "inbound": record,
+        "challenge": challenge,
+        "challenger_name": profile_get(user=challenge.challenger).name if challenge else "",
+        "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
+        "reply_token": "",
+    }
+    game = record.game
+    if game is not None:
+        side = game.player_side(user)
+        context.update(game=game, your_move=side == game.to_move, colour=side.label if side else "")
+    reply_to = ""
+    still_open = challenge is not None and challenge.status == Challenge.Status.OPEN
+    if record.outcome == Outcome.REFUSED and still_open and challenge.opponent_id == user.pk:
+        reply_to = challenge_reply_context(context, challenge=challenge)
+    notify(
+        user=user,
+        event=OutboxEmail.Event.CHALLENGE_REPLY,
+        context=context,
+        dedupe_key=f"{OutboxEmail.Event.CHALLENGE_REPLY}:{record.pk}",
+        reply_to=reply_to,
+    )

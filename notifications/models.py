@@ -27,6 +27,7 @@ class OutboxEmail(models.Model):
         TOURNAMENT_ORGANISER = "tournament_organiser", "News for a tournament organiser"
         DAILY_DIGEST = "daily_digest", "Daily digest"
         EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
+        CHALLENGE_REPLY = "challenge_reply", "Answer to a challenge answered by email"
         PASSWORD_RESET = "password_reset", "Password reset link"
         SIGNUP_CONFIRM = "signup_confirm", "Sign-up: confirm the address"
         SIGNUP_ADDRESS_TAKEN = "signup_address_taken", "Sign-up with an address in use"
@@ -51,6 +52,11 @@ class OutboxEmail(models.Model):
     subject = models.CharField(max_length=200)
     body_text = models.TextField()
     body_html = models.TextField(blank=True)
+    board_svg = models.TextField(
+        blank=True,
+        help_text="The position as SVG; the worker sends it as the PNG the HTML shows "
+        "(cid:board@celtic).",
+    )
     dedupe_key = models.CharField(
         max_length=200,
         unique=True,
@@ -107,6 +113,8 @@ class InboundEmail(models.Model):
 
     class Outcome(models.TextChoices):
         MOVED = "moved", "Move played"
+        ACCEPTED = "accepted", "Challenge accepted"
+        DECLINED = "declined", "Challenge declined"
         REFUSED = "refused", "Refused (the sender was told why)"
         MALFORMED = "malformed", "Malformed (dropped)"
 

@@ -5,6 +5,9 @@ HMAC of those (keyed from ``SECRET_KEY``) so it cannot be made up or altered. It
 lowercase letters, digits and ``-`` only (base-36 numbers, hex signature), so it survives mail
 systems that lowercase the local part of an address. It travels as the plus part of the reply
 address (``moves+<token>@celtic.example``) and as a subject tag (``[celtic:<token>]``).
+
+A token for answering a challenge (accept or decline by email) has the same form with game 0,
+which no game has, and the challenge's id where a game token has its ply.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ SIGNATURE_LENGTH = 20  # hex digits: 80 bits
 TOKEN_PATTERN = r"[0-9a-z]+(?:-[0-9a-z]+){4}"
 SUBJECT_TAG = re.compile(rf"\[celtic:({TOKEN_PATTERN})\]", re.IGNORECASE)
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+CHALLENGE_GAME_ID = 0  # no game has id 0: the token answers a challenge
 
 
 class ReplyTokenError(ValueError):
@@ -41,6 +45,11 @@ class ReplyToken:
     ply: int
     user_id: int
     expires_at: datetime
+
+    @property
+    def challenge_id(self) -> int | None:
+        """The challenge this token answers, or None for a move in a game."""
+        return self.ply if self.game_id == CHALLENGE_GAME_ID else None
 
 
 def _base36(number: int) -> str:
@@ -62,6 +71,13 @@ def reply_token_make(*, game_id: int, ply: int, user_id: int, now: datetime | No
     expires = (now or timezone.now()) + timedelta(days=settings.CELTIC_REPLY_TOKEN_DAYS)
     payload = "-".join(_base36(n) for n in (game_id, ply, user_id, int(expires.timestamp())))
     return f"{payload}-{_signature(payload)}"
+
+
+def challenge_reply_token_make(
+    *, challenge_id: int, user_id: int, now: datetime | None = None
+) -> str:
+    """A token with which ``user_id`` accepts or declines ``challenge_id`` by email."""
+    return reply_token_make(game_id=CHALLENGE_GAME_ID, ply=challenge_id, user_id=user_id, now=now)
 
 
 def reply_token_parse(text: str, *, now: datetime | None = None) -> ReplyToken:

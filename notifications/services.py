@@ -9,9 +9,12 @@ it outside any transaction, and records the outcome.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.mime.image import MIMEImage
 from typing import Any
 
 from django.conf import settings
@@ -47,11 +50,30 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
 # A deadline reminder or a challenge cannot wait a day, so they are always sent at once.
 DIGEST_EVENTS: frozenset[str] = frozenset({Event.YOUR_TURN})
 
+# The Content-ID of the board picture: the HTML shows it as <img src="cid:board@celtic">.
+BOARD_CID = "board@celtic"
+
 MAX_ATTEMPTS = 8
 # A worker that claimed a row and died before recording the outcome loses the claim after this.
 CLAIM_LEASE = timedelta(minutes=10)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
+
+
+# Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
+_MUTED: ContextVar[bool] = ContextVar("outbox_muted", default=False)
+
+
+@contextmanager
+def outbox_muted() -> Iterator[None]:
+    """Queue no email for what happens inside the block: for demo data made by a script
+    (``seed_demo``, ``seed_demo_tournaments``), which is news for no one. No row is written and
+    no message goes to the broker, so starting the server sends (and logs) nothing."""
+    token = _MUTED.set(True)
+    try:
+        yield
+    finally:
+        _MUTED.reset(token)
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -78,19 +100,28 @@ def notify(
     context: Mapping[str, Any],
     dedupe_key: str,
     reply_to: str = "",
+    board_svg: str = "",
 ) -> OutboxEmail | None:
     """Queue ``event``'s email for ``user``; sent after the caller's transaction commits.
 
     Returns the row, or None when nothing is queued: the user turned this kind of email off,
     has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
     passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
-    given, becomes the email's Reply-To header.
+    given, becomes the email's Reply-To header. ``board_svg``, if given, is sent as the PNG
+    the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
     _require_event(event)
-    if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+    if _MUTED.get() or OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
         return None
     row = _outbox_row(
-        Notice(user=user, event=event, context=context, dedupe_key=dedupe_key, reply_to=reply_to)
+        Notice(
+            user=user,
+            event=event,
+            context=context,
+            dedupe_key=dedupe_key,
+            reply_to=reply_to,
+            board_svg=board_svg,
+        )
     )
     if row is None:
         return None
@@ -115,6 +146,7 @@ class Notice:
     context: Mapping[str, Any]
     dedupe_key: str
     reply_to: str = ""
+    board_svg: str = ""
 
 
 def _require_event(event: str) -> None:
@@ -155,6 +187,7 @@ def _outbox_row(notice: Notice) -> OutboxEmail | None:
         subject=subject[:200],
         body_text=body_text,
         body_html=body_html,
+        board_svg=notice.board_svg if body_html else "",
         dedupe_key=notice.dedupe_key,
         digest=profile.email_digest and event in DIGEST_EVENTS,
         next_attempt_at=timezone.now(),
@@ -211,6 +244,8 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
+    if row.board_svg:
+        _board_image_attach(message, row.board_svg)
     try:
         message.send()
     except OSError as exc:  # smtplib.SMTPException, refused connections and timeouts
@@ -219,6 +254,18 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
         status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
     )
     return SendOutcome("sent")
+
+
+def _board_image_attach(message: EmailMultiAlternatives, svg: str) -> None:
+    """Attach the board as an inline PNG with the Content-ID the HTML part refers to; the
+    message becomes multipart/related so mail clients show it in place, not as a file."""
+    from games.board_svg import board_png
+
+    image = MIMEImage(board_png(svg), "png")
+    image.add_header("Content-ID", f"<{BOARD_CID}>")
+    image.add_header("Content-Disposition", "inline", filename="board.png")
+    message.mixed_subtype = "related"
+    message.attach(image)
 
 
 def _record_failure(row: OutboxEmail, exc: Exception, *, now: datetime) -> SendOutcome:
@@ -330,7 +377,7 @@ def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
     profiles in one query, the dedupe keys already queued in one, one insert; after the
     commit a single task hands the rows to the workers, so the caller's request does not
     publish one broker message per email. Returns the rows queued."""
-    if not notices:
+    if not notices or _MUTED.get():
         return []
     prefetch_related_objects([n.user for n in notices], "profile")
     keys = [n.dedupe_key for n in notices]

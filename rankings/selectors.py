@@ -32,6 +32,8 @@ class RankingEntry:
     provisional: bool
     active: bool
     last_played: date
+    username: str | None = None
+    """The site account's username, for the link to the player page; None for an import."""
 
     @property
     def rank_change(self) -> int | None:
@@ -51,7 +53,7 @@ RANKING_COLUMNS = (
     "rank", "previous_rank", "player_id", "player__name", "player__country",
     "player__rating__elo", "player__rating__elo_peak", "player__rating__glicko_rating",
     "glicko_rd", "player__rating__glicko_volatility", "player__rating__games",
-    "player__rating__last_played",
+    "player__rating__last_played", "player__user__username",
 )  # fmt: skip
 
 
@@ -74,7 +76,7 @@ def ranking_entry(row: tuple) -> RankingEntry:
     """One stored ranking row (`RANKING_COLUMNS`) as the list shows it."""
     (
         rank, previous_rank, player_id, name, country, elo, elo_peak, glicko_rating,
-        glicko_rd, glicko_volatility, games, last_played,
+        glicko_rd, glicko_volatility, games, last_played, username,
     ) = row  # fmt: skip
     return RankingEntry(
         rank=rank,
@@ -91,6 +93,7 @@ def ranking_entry(row: tuple) -> RankingEntry:
         provisional=games < conf.provisional_games(),
         active=rank is not None,
         last_played=last_played,
+        username=username,
     )
 
 
@@ -208,3 +211,35 @@ def player_tournaments(*, history: list[HistoryEntry]) -> list[TournamentPerform
         )
     performances.sort(key=lambda p: p.last_played, reverse=True)
     return performances
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """How one rated game moved a player's Elo rating (for the result email)."""
+
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+    @property
+    def signed_delta(self) -> str:
+        """The change with its sign, e.g. "+16", "-16" or "±0"."""
+        return f"{self.delta:+d}" if self.delta else "±0"
+
+
+def rating_change_for_game(*, game_id: int, user_id: int) -> RatingChange | None:
+    """The Elo rating ``user_id`` had before and after the rated game ``game_id``, rounded
+    as the ranking shows it; None for an unrated or annulled game, or another player."""
+    snapshot = (
+        RatingSnapshot.objects.filter(
+            result__game_id=game_id, result__annulled=False, player__user_id=user_id
+        )
+        .only("elo_before", "elo_after")
+        .first()
+    )
+    if snapshot is None:
+        return None
+    return RatingChange(before=round(snapshot.elo_before), after=round(snapshot.elo_after))

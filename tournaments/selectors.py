@@ -158,9 +158,9 @@ def tournament_entries(*, tournament: Tournament) -> QuerySet[Entry]:
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
     """The rounds with their games (and each game's row), byes and knockout matches."""
-    games = TournamentGame.objects.select_related("game", "orange", "blue").order_by(
-        "section", "board"
-    )
+    games = TournamentGame.objects.select_related(
+        "game", "orange__player", "blue__player"
+    ).order_by("section", "board")
     return tournament.rounds.prefetch_related(
         Prefetch("games", queryset=games),
         Prefetch("byes", queryset=Bye.objects.select_related("entry")),

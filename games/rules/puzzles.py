@@ -208,6 +208,45 @@ def check_layout(
     return knots
 
 
+_NAMES: Final = {Side.N: "north", Side.E: "east", Side.S: "south", Side.W: "west"}
+
+
+def check_partial_layout(layout: Layout, *, quota: Mapping[Shape, int] = FULL_QUOTA) -> None:
+    """Check a grid being filled in, where ``0`` marks an empty cell.
+
+    Every placed tile must have no open side on the border, match each placed neighbour, and
+    no shape may be used more often than ``quota`` allows. Raises LayoutError naming the first
+    problem, so a player hears about a wrong tile as soon as it is placed.
+    """
+    if layout.height != SIZE or any(len(row) != SIZE for row in layout.rows):
+        raise LayoutError(f"a puzzle grid has {SIZE} rows of {SIZE} cells")
+    for r, c, mask in layout.cells():
+        if not mask:
+            continue
+        if mask not in ORIENTATIONS:
+            raise LayoutError(f"{_where(r, c)} holds no tile")
+        for side in Side:
+            file_step, rank_step = side.offset
+            nr, nc = r - rank_step, c + file_step
+            is_open = bool(mask & side.bit)
+            if not (0 <= nr < SIZE and 0 <= nc < SIZE):
+                if is_open:
+                    raise LayoutError(f"{_where(r, c)} is open on the border ({_NAMES[side]})")
+                continue
+            neighbour = layout.rows[nr][nc]
+            if neighbour and is_open != bool(neighbour & side.opposite.bit):
+                state = "open" if is_open else "closed"
+                raise LayoutError(
+                    f"{_where(r, c)} is {state} to the {_NAMES[side]} but {_where(nr, nc)} is not"
+                )
+    for shape, used in layout.shape_counts().items():
+        if used > quota.get(shape, 0):
+            raise LayoutError(
+                f"{used} tiles of shape {shape.letter} ({shape.name.lower()}): the box holds "
+                f"{quota.get(shape, 0)}"
+            )
+
+
 # --- the transfer-matrix programme ------------------------------------------------------------
 
 Matching = tuple[int, ...]

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django import template
 
 from games.models import Game
+from games.selectors import termination_text
 
 register = template.Library()
 
@@ -36,3 +37,9 @@ def days_hours(value: timedelta | None) -> str:
     if hours:
         return f"{hours} h {rest // 60} min"
     return f"{rest // 60} min"
+
+
+@register.filter
+def ending(game: Game) -> str:
+    """How ``game`` stands or ended in one sentence (``games.selectors.termination_text``)."""
+    return termination_text(game=game)

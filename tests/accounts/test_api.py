@@ -215,6 +215,7 @@ def test_me_get(api_client, alice):
         "notify_message": True,
         "email_digest": False,
         "reminder_hours": [24, 2],
+        "confirm_moves": True,
     }
 
 

@@ -1,4 +1,5 @@
-"""Play a move in a real browser: log in, click a demand cell, click a tile, see it recorded."""
+"""Play a move in a real browser: log in, click a demand cell, a tile and Confirm, see it
+recorded; with confirmation turned off in the profile the tile is played at once."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from accounts.models import Profile
 from games import services
 from games.models import Move
 
@@ -65,6 +67,10 @@ def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, trans
     assert page.locator("#palette-cell").text_content() == "f5"
     page.screenshot(path=str(SCREENSHOT_DIR / "celtic-e2e-palette.png"), full_page=True)
     page.locator('#palette-own .tile-choice[title^="f5 W "]').click()
+    # Shown on the board first; it is played once confirmed (the default profile option).
+    assert page.locator('.board .preview[data-cell="f5"]').count() == 1
+    assert Move.objects.filter(game=game).count() == 0
+    page.get_by_role("button", name="Confirm").click()
 
     page.wait_for_selector('.board g.tile[data-cell="f5"]')
     assert "You played f5 W." in page.locator(".messages").text_content()
@@ -73,3 +79,25 @@ def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, trans
     assert (row.ply, row.side, row.notation) == (0, "orange", "f5 W")
     game.refresh_from_db()
     assert game.ply == 1 and game.to_move == "blue"
+
+
+def test_without_confirmation_a_tile_is_played_at_once(live_server, browser_page, transactional_db):
+    users = get_user_model().objects
+    ann = users.create_user(username="ann", password="pw-for-tests-1")
+    ben = users.create_user(username="ben", password="pw-for-tests-1")
+    Profile.objects.update_or_create(user=ann, defaults={"confirm_moves": False})
+    game = services.game_start(orange=ann, blue=ben)
+    page = browser_page
+    page.goto(live_server.url + reverse("accounts:login"))
+    page.fill("input[name=username]", "ann")
+    page.fill("input[name=password]", "pw-for-tests-1")
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
+    page.wait_for_url(live_server.url + reverse("games:home"))
+
+    page.goto(live_server.url + reverse("games:game", args=[game.pk]))
+    page.locator('.board .demand.playable[data-cell="f5"]').click()
+    page.locator('#palette-own .tile-choice[title^="f5 W "]').click()
+
+    page.wait_for_selector('.board g.tile[data-cell="f5"]')
+    assert "You played f5 W." in page.locator(".messages").text_content()
+    assert Move.objects.get(game=game).notation == "f5 W"

@@ -68,7 +68,7 @@ def test_player_to_move_loses_on_time(alice, bob, started):
         ("bob", f"Game #{game.pk} against alice: you lost"),
     ]
     assert (
-        "you lost (1-0, time forfeit)."
+        "you lost (1-0).\nBlue ran out of time: Orange wins (1-0)."
         in OutboxEmail.objects.get(recipient=bob, event="game_finished").body_text
     )
 
@@ -92,7 +92,10 @@ def test_unstarted_game_is_annulled(started):
     assert started.finished_at == DEADLINE + timedelta(minutes=1)
     assert RatedResult.objects.count() == 0
     body = OutboxEmail.objects.filter(event="game_finished").first().body_text
-    assert "was annulled: no move was made before the deadline." in body
+    assert (
+        "was annulled. It counts for nothing.\nAnnulled: no move was made before the deadline."
+        in body
+    )
 
 
 def test_unstarted_game_loses_on_time_when_annulling_is_off(settings, started):

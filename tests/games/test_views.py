@@ -94,15 +94,6 @@ def test_home_for_a_player_lists_their_turn_first_with_deadline(ann, ben, cat, g
     assert reverse("games:challenge_decline", args=[incoming.pk]) in html
 
 
-def test_player_games_lists_public_games_only(client, ann, ben, game) -> None:
-    private = services.game_start(orange=ann, blue=ben, public=False)
-    response = client.get(reverse("games:player_games", args=["ann"]))
-    assert response.status_code == 200
-    shown = [g.pk for g in response.context["page"].object_list]
-    assert game.pk in shown and private.pk not in shown
-    assert client.get(reverse("games:player_games", args=["nobody"])).status_code == 404
-
-
 # --- challenges -------------------------------------------------------------------------------
 
 
@@ -372,7 +363,7 @@ def test_resign_asks_for_confirmation_then_ends_the_game(ann, game) -> None:
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "0-1", "resignation")
     html = response.content.decode()
-    assert "Blue wins" in html and "resignation" in html
+    assert "Orange resigned: Blue wins (0-1)." in html
     assert 'id="move-form"' not in html
 
 

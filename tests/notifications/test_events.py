@@ -31,7 +31,7 @@ def test_challenge_received_goes_to_the_challenged_player(alice, bob):
     events.on_challenge_received(challenge)
     [row] = OutboxEmail.objects.all()
     assert (row.recipient, row.event) == (bob, "challenge_received")
-    assert row.subject == "Alice A. challenges you to a game of Celtic!"
+    assert row.subject.startswith("Alice A. challenges you to a game of Celtic! [celtic:0-")
     assert "a rated game: 3 days per move." in row.body_text
     assert 'Their message: "Fancy one?"' in row.body_text
     assert "https://celtic.example/challenges/" in row.body_text
@@ -78,7 +78,7 @@ def test_game_finished_tells_each_player_their_outcome(alice, bob, game):
         ("bob", f"Game #{game.pk} against Alice A.: you lost"),
     ]
     body = OutboxEmail.objects.get(recipient=bob).body_text
-    assert "you lost (1-0, resignation)." in body
+    assert "you lost (1-0).\nBlue resigned: Orange wins (1-0)." in body
 
 
 def test_game_end_turned_off_silences_results(alice, bob, game):

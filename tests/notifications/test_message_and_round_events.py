@@ -100,5 +100,5 @@ def test_the_result_email_lists_the_final_knots_and_scores(alice, bob, game):
 def test_a_resignation_before_any_move_mentions_no_knots(alice, bob, game):
     events.on_game_finished(game_services.game_resign(game_id=game.pk, user=alice))
     body = OutboxEmail.objects.get(recipient=alice).body_text
-    assert "you lost (0-1, resignation)." in body
+    assert "you lost (0-1).\nOrange resigned: Blue wins (0-1)." in body
     assert "knot" not in body.lower()

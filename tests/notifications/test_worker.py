@@ -181,7 +181,7 @@ def test_worker_polls_a_move_by_email_and_sends_the_answers(
     wait_for(lambda: len(sent()) == 2, "the answer and bob's turn")
     assert sent() == [
         ("alice@example.org", f"Played d5 ESW in game #{game.pk} against bob"),
-        ("bob@example.org", f"Your move against alice (game #{game.pk})"),
+        ("bob@example.org", f"Your move against alice (game #{game.pk}): Orange played d5 ESW"),
     ]
     assert fake.flags[b"11"] == {"\\Seen"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -14,7 +15,7 @@ from games import selectors, services
 from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
 from moderation.services import moderators_group_sync
-from notifications.models import OutboxEmail
+from notifications.services import outbox_muted
 
 DEMO_PASSWORD = "celtic-demo"
 PLAYERS = [
@@ -30,13 +31,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--seed", type=int, default=2009, help="seed for the demo moves")
 
-    @transaction.atomic
     def handle(self, *args: Any, seed: int, **options: Any) -> None:
-        user_model = get_user_model()
-        if user_model.objects.filter(username="alice").exists():
-            self._print_welcome(created=False)
-            return
-        first_email = OutboxEmail.objects.order_by("-pk").values_list("pk", flat=True).first()
+        # The demo's moves and challenges are made by this script before anyone could read
+        # about them: queue no email for them, rather than send a burst at start-up.
+        with outbox_muted(), transaction.atomic():
+            created = self._seed(seed)
+        self._print_welcome(created=created)
+
+    def _seed(self, seed: int) -> bool:
+        """Create the demo data unless it is there; returns whether it was created."""
+        if get_user_model().objects.filter(username="alice").exists():
+            return False
         users = {
             name: user_create(
                 username=name,
@@ -72,10 +77,7 @@ class Command(BaseCommand):
             time_control=TimeControl(kind=ClockKind.FISCHER),
             message="A rematch with a Fischer clock?",
         )
-        # The demo's moves and challenges were made by this script before anyone could read
-        # about them: drop the emails they queued rather than send a burst at start-up.
-        OutboxEmail.objects.filter(pk__gt=first_email or 0).delete()
-        self._print_welcome(created=True)
+        return True
 
     def _make_moderator(self) -> None:
         """A staff member of the Moderators group (kept up to date by the sync), not a
@@ -103,7 +105,7 @@ class Command(BaseCommand):
         state = "Demo data created." if created else "Demo data already present."
         self.stdout.write(self.style.SUCCESS(state))
         self.stdout.write(
-            "Open http://127.0.0.1:8000/ and log in as alice, bob or carol "
+            f"Open {settings.SITE_URL}/ and log in as alice, bob or carol "
             f"(password {DEMO_PASSWORD!r}); moderator/{DEMO_PASSWORD} for /admin/.\n"
-            "API docs: http://127.0.0.1:8000/api/docs/"
+            f"API docs: {settings.SITE_URL}/api/docs/"
         )

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from games import selectors, services
+from games.models import ConditionalLine
 from tests.security.matrix import (
     MODERATORS,
     NOBODY,
+    OPPONENT,
     SUPERUSERS,
     AdminRow,
     ApiRow,
     delete_row,
     expect,
 )
+
+if TYPE_CHECKING:
+    from tests.security.matrix.world import World
 
 V1 = "/api/v1"
 GAME = f"{V1}/games/{{game_id}}"
@@ -50,6 +58,25 @@ API_ROWS = [
         expect(404, **LOGGED_IN, player=200, opponent=200, moderator=403, superuser=403),
     ),
     ApiRow("GET", f"{GAME}/record/", SEES_PRIVATE_GAME),
+    # --- live status, polled by the pages ---
+    ApiRow("GET", f"{GAME}/live/", SEES_PRIVATE_GAME),
+    ApiRow("GET", f"{V1}/games/live/", expect(200, **LOGGED_IN)),
+    # --- conditional moves: their owner's only; to anyone but a player the list is absent ---
+    ApiRow("GET", f"{GAME}/conditional-moves/", expect(404, **LOGGED_IN, player=200, opponent=200)),
+    ApiRow(
+        "POST",
+        f"{GAME}/conditional-moves/",
+        # The player is to move, so they play instead (409); the opponent may queue replies.
+        expect(404, **LOGGED_IN, player=409, opponent=201),
+        body=lambda world: {"ply": 0, "moves": [world.first_move, _reply_to_first_move(world)]},
+    ),
+    ApiRow(
+        "DELETE",
+        f"{GAME}/conditional-moves/{{line_id}}/",
+        # Only the opponent owns the line; even the other player is told it does not exist.
+        expect(404, **LOGGED_IN, opponent=204),
+        ids=lambda world: {**world.ids, "line_id": _opponents_line(world).pk},
+    ),
     # --- messages (the world's message: the player's, reported by the opponent) ---
     ApiRow("GET", f"{GAME}/messages/", SEES_PRIVATE_GAME),
     ApiRow(
@@ -72,6 +99,24 @@ API_ROWS = [
         body={"reason": "Insults"},
     ),
 ]
+
+
+def _reply_to_first_move(world: World) -> str:
+    """A legal reply of the opponent (Blue) to the player's first move."""
+    state = selectors.game_position(game=world.game)
+    state.apply(world.first_move)
+    return str(sorted(state.legal_moves(), key=str)[0])
+
+
+def _opponents_line(world: World) -> ConditionalLine:
+    """A conditional line the opponent queued in the world's game (made for the row)."""
+    return services.conditional_line_create(
+        game_id=world.game.pk,
+        user=world.users[OPPONENT],
+        expected_ply=0,
+        moves=[world.first_move, _reply_to_first_move(world)],
+    )
+
 
 REASON = {"confirm": "yes", "reason": "Matrix"}
 

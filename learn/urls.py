@@ -1,0 +1,13 @@
+"""The rules and the puzzles, included by the project at the site root."""
+
+from django.urls import path
+
+from learn import views
+
+app_name = "learn"
+
+urlpatterns = [
+    path("rules/", views.rules, name="rules"),
+    path("puzzles/", views.puzzles, name="puzzles"),
+    path("puzzles/check/", views.puzzle_check, name="puzzle_check"),
+]

@@ -1,0 +1,75 @@
+"""Reads for the player pages: one player's games, ratings and events, and the search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F, Q, QuerySet
+
+from games import selectors as game_selectors
+from games.models import Game
+from rankings import selectors as ranking_selectors
+from rankings.chart import Chart, rating_chart
+from rankings.models import Player
+from tournaments.models import Tournament
+from tournaments.selectors import player_tournament_list
+
+SEARCH_LIMIT = 30
+
+
+def player_games(
+    *, player: AbstractBaseUser, viewer: game_selectors.AnyUser, active: bool
+) -> QuerySet[Game]:
+    """``player``'s games that ``viewer`` may see: those in progress (newest first), or those
+    that ended (finished or annulled, the latest ending first)."""
+    games = game_selectors.game_list_visible(user=viewer).filter(Q(orange=player) | Q(blue=player))
+    if active:
+        return games.filter(status=Game.Status.ACTIVE).order_by("-pk")
+    ended = games.exclude(status=Game.Status.ACTIVE)
+    return ended.order_by(F("finished_at").desc(nulls_last=True), "-pk")
+
+
+def player_tournaments(
+    *, player: AbstractBaseUser, viewer: game_selectors.AnyUser
+) -> QuerySet[Tournament]:
+    """The events ``player`` entered: all for themselves, the public ones for anyone else."""
+    events = player_tournament_list(user=player)
+    if viewer.pk != player.pk:
+        events = events.filter(public=True)
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class RatingSummary:
+    """What the player page shows of the ranking: the ranking row, its chart and its page."""
+
+    entry: ranking_selectors.RankingEntry | None
+    chart: Chart | None
+    ranking_player_id: int
+
+
+def player_rating_summary(*, player: AbstractBaseUser) -> RatingSummary | None:
+    """The player's ranking row and Elo chart, or None if they are not in the ranking."""
+    ranked = Player.objects.filter(user=player).first()
+    if ranked is None:
+        return None
+    history = ranking_selectors.player_history(player=ranked)
+    return RatingSummary(
+        entry=ranking_selectors.player_entry(player=ranked),
+        # One point draws no line: the chart starts with the second rated game.
+        chart=rating_chart([row.elo_after for row in history]) if len(history) > 1 else None,
+        ranking_player_id=ranked.pk,
+    )
+
+
+def player_search(*, query: str) -> QuerySet[AbstractBaseUser]:
+    """Active users whose username or display name contains ``query`` (any case), by name."""
+    users = get_user_model().objects.filter(is_active=True)
+    query = query.strip()
+    if query:
+        users = users.filter(
+            Q(username__icontains=query) | Q(profile__display_name__icontains=query)
+        )
+    return users.select_related("profile").order_by("username")[:SEARCH_LIMIT]

@@ -1,0 +1,58 @@
+"""``player_link``: every player name on the site links to their one page.
+
+``{{ user|player_link }}`` gives the name as a link; ``{{ user|player_link_rated }}`` adds the
+Elo rating after it when the player has one.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ObjectDoesNotExist
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+
+def display_name(user: AbstractBaseUser) -> str:
+    """The profile's display name, else the username."""
+    try:
+        return str(user.profile.name)  # type: ignore[attr-defined]
+    except ObjectDoesNotExist:
+        return user.get_username()
+
+
+def rating_of(user: AbstractBaseUser) -> int | None:
+    """The user's Elo as a whole number, or None before any rated game (cached on the user)."""
+    try:
+        rating = user.ranking_player.rating  # type: ignore[attr-defined]
+    except ObjectDoesNotExist:
+        return None
+    return round(rating.elo) if rating.games else None
+
+
+@register.filter
+def player_link(user: AbstractBaseUser | None) -> SafeString:
+    """The player's name linking to their page; empty for no player."""
+    if user is None:
+        return SafeString("")
+    return format_html(
+        '<a class="player-link" href="{}">{}</a>',
+        reverse("players:detail", args=[user.get_username()]),
+        display_name(user),
+    )
+
+
+@register.filter
+def player_link_rated(user: AbstractBaseUser | None) -> SafeString:
+    """``player_link`` followed by the player's rating, like ``ann (1523)``."""
+    if user is None:
+        return SafeString("")
+    rating = rating_of(user)
+    if rating is None:
+        return player_link(user)
+    return format_html(
+        '{} <span class="rating" title="Elo rating">{}</span>', player_link(user), rating
+    )

@@ -1,0 +1,34 @@
+"""Browser tests' server: one request at a time when the database is SQLite.
+
+Django's live server shares the test's in-memory SQLite connection with its threads; two
+requests at once (a page polling for the opponent's move while the other page posts one)
+then fail with "database table is locked". With SQLite the server answers one request at
+a time (Django closes each connection, so a browser's keep-alive does not hold it); with
+PostgreSQL, as in CI, it stays threaded.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.db import connection
+from django.test.testcases import LiveServerThread
+
+
+class _SerialWSGIServer(WSGIServer):
+    """Django's one-request-at-a-time server; the live server thread itself holds the
+    test's connections, so it need not be told them."""
+
+    def __init__(self, *args, connections_override=None, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_request_at_a_time_on_sqlite():
+    if connection.vendor != "sqlite":
+        yield
+        return
+    threaded = LiveServerThread.server_class
+    LiveServerThread.server_class = _SerialWSGIServer
+    yield
+    LiveServerThread.server_class = threaded
