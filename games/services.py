@@ -399,7 +399,7 @@ def move_submit(
     if game.is_active:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now)
     if game.is_active:
-        notification_events.on_turn(game)
+        notification_events.on_turn(game, state=state)
     else:
         notification_events.on_game_finished(game)
     mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)

@@ -57,9 +57,10 @@ def _game_context(game: Game, user: Any) -> dict[str, Any]:
     }
 
 
-def on_turn(game: Game) -> None:
-    """It is someone's turn in an active game (after a move, or a game start)."""
-    notice = _turn_notice(game)
+def on_turn(game: Game, *, state: GameState | None = None) -> None:
+    """It is someone's turn in an active game (after a move, or a game start). ``state``:
+    the position, when the caller has it already (saves reading the moves again)."""
+    notice = _turn_notice(game, state=state)
     if notice is not None:
         notify(**vars(notice))
 
@@ -70,12 +71,12 @@ def on_turns(games: Sequence[Game]) -> None:
     notify_many(notices=[n for n in map(_turn_notice, games) if n is not None])
 
 
-def _turn_notice(game: Game) -> Notice | None:
+def _turn_notice(game: Game, *, state: GameState | None = None) -> Notice | None:
     if not game.is_active or not game.to_move:
         return None
     user = game.player(game.to_move)
     context = _game_context(game, user)
-    state = game_position(game=game)
+    state = state if state is not None else game_position(game=game)
     context.update(position_context(game, state=state, user=user))
     # A turn's email goes out as the turn starts: the running time left is the whole bank
     # (the deadline is the bank's end, pauses skipped), so no clock needs reading.

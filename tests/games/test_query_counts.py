@@ -75,8 +75,8 @@ def test_game_lists_cost_the_same_for_3_and_30_games(alice):
         "api: my turn": 4,
         "api: a player's games": 5,  # ... and the player
         "api: active": 4,
-        "page: home": 8,
-        "page: a player's games": 6,
+        "page: home": 11,  # ... and the ratings shown beside the names, read once per table
+        "page: a player's games": 10,  # the player page: rating, chart, games and events
     }
 
 
@@ -90,8 +90,9 @@ def test_game_detail_api_and_page(alice, bob):
         services.move_submit(game_id=game.pk, user=player, expected_ply=ply, notation=move)
     # token; the game with players and profiles; its moves (once); the mover's vacations
     assert _queries(api, f"{API}/games/{game.pk}/") == 4
-    # session and user; the game; its moves; vacations; messages and their moderation
-    assert _queries(web, f"/games/{game.pk}/") == 8
+    # session and user; the game; its moves; vacations; messages and their moderation; the
+    # two players' ratings beside their names
+    assert _queries(web, f"/games/{game.pk}/") == 10
 
 
 TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
@@ -111,9 +112,10 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     statements = [q["sql"] for q in captured.captured_queries]
     statements = [sql for sql in statements if sql not in TRANSACTION_CONTROL]
     # token; visibility; lock (with players and profiles); moves read once; insert; both
-    # players' vacations; game update; the your-turn email (dedupe check, savepoint, insert,
-    # release); the answer reuses the moves, position and clock the move computed
-    assert len(statements) == 11, "\n".join(sql[:120] for sql in statements)
+    # players' vacations; game update; the opponent's conditional lines; the your-turn email
+    # (dedupe check, savepoint, insert, release); the email and the answer reuse the moves,
+    # position and clock the move computed
+    assert len(statements) == 12, "\n".join(sql[:120] for sql in statements)
     assert len(queued) == 2  # bob's turn (after alice's move), then alice's
 
     body = response.json()["game"]
