@@ -152,7 +152,7 @@ def test_rookies_promote_into_the_bottom_tier_and_the_rest_join_below_it():
 
 
 def test_season_moves_refuse_gaps_and_doubles():
-    with pytest.raises(ValueError, match="Regular tiers must be 1..n"):
+    with pytest.raises(ValueError, match=r"Regular tiers must be 1\.\.n"):
         season_moves([FinalTable(tier=2, players=(1, 2))], TWO_UP_TWO_DOWN)
     with pytest.raises(ValueError, match="Player 2 is in two final tables"):
         season_moves(
