@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "tournaments",
+    "leagues",
     "notifications",
 ]
 

@@ -26,6 +26,7 @@ class AuditAction(models.TextChoices):
     TOURNAMENT_RESULT_FIX = "tournament_result_fix", "Tournament result fixed"
     TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
     TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
+    LEAGUE_MOVE = "league_move", "League player moved to another tier by the organiser"
     OTHER = "other", "Other"
 
 

@@ -25,6 +25,9 @@ class OutboxEmail(models.Model):
         TOURNAMENT_WITHDRAWN = "tournament_withdrawn", "Withdrawn from a tournament"
         TOURNAMENT_FINISHED = "tournament_finished", "Tournament finished"
         TOURNAMENT_ORGANISER = "tournament_organiser", "News for a tournament organiser"
+        LEAGUE_SEASON_OPEN = "league_season_open", "League season open for registration"
+        LEAGUE_DIVISION = "league_division", "Your league division and its games"
+        LEAGUE_SEASON_END = "league_season_end", "League season over: your result"
         DAILY_DIGEST = "daily_digest", "Daily digest"
         EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
 
