@@ -201,6 +201,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
     "tournaments-advance": {"task": "tournaments.tasks.advance_tournaments", "schedule": 60.0},
+    "leagues-advance": {"task": "leagues.tasks.advance_leagues", "schedule": 60.0},
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

@@ -37,6 +37,7 @@ class How(enum.StrEnum):
     MOVED_DOWN = "moved_down"  # the league has fewer divisions than the tier they earned
     NEWCOMER = "newcomer"  # placed by rating
     ROOKIE = "rookie"  # a newcomer in the rookie division
+    ORGANISER = "organiser"  # placed by the organiser (leagues.services)
 
 
 @dataclass(frozen=True)
