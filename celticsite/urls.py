@@ -7,6 +7,7 @@ api_v1 = [
     path("", include("games.api_urls")),
     path("rankings/", include("rankings.urls")),
     path("tournaments/", include("tournaments.api_urls")),
+    path("leagues/", include("leagues.api_urls")),
 ]
 
 urlpatterns = [

@@ -110,9 +110,14 @@ def league_create(
     at ``first_registration_opens_at`` (at once if that has come). Every rule is checked
     together; ``InvalidLeagueSettings.extra['errors']`` names each bad one."""
     now = now or timezone.now()
-    if not (organiser.is_active and organiser.has_perm(ORGANISE_PERMISSION)):
+    if not (
+        organiser.is_active
+        and organiser.has_perm(ORGANISE_PERMISSION)
+        and organiser.has_perm(tournament_services.ORGANISE_PERMISSION)
+    ):
         raise errors.NotLeagueOrganiser(
-            "You need the league organiser permission to create leagues; ask an administrator.",
+            "You need the league and the tournament organiser permissions to create leagues "
+            "(each division is a tournament you run); ask an administrator.",
             code="organiser_permission_required",
         )
     unknown = sorted(set(rules) - set(RULE_FIELDS))

@@ -32,7 +32,14 @@ def grant(user: User, *codenames: str) -> User:
 
 @pytest.fixture
 def organiser(db) -> User:
-    return grant(make_user("leagueorg"), "organise_league")
+    """Organises leagues, and so the round robins of their divisions."""
+    user = grant(make_user("leagueorg"), "organise_league")
+    user.user_permissions.add(
+        Permission.objects.get(
+            codename="organise_tournament", content_type__app_label="tournaments"
+        )
+    )
+    return User.objects.get(pk=user.pk)
 
 
 @pytest.fixture
