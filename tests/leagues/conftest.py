@@ -70,10 +70,13 @@ def play_division(
     commit: Callable[[], Any],  # noqa: F811
     skip: tuple[User, User] | None = None,
 ) -> None:
-    """Play every game of ``division``: the player earlier in ``order`` wins. The game
-    between the two players of ``skip`` is left running."""
+    """Play every running game of ``division``: the player earlier in ``order`` wins. The
+    game between the two players of ``skip`` is left running."""
     rank = {user.pk: index for index, user in enumerate(order)}
-    for game in Game.objects.filter(tournament_link__tournament=division.tournament).order_by("pk"):
+    games = Game.objects.filter(
+        tournament_link__tournament=division.tournament, status=Game.Status.ACTIVE
+    ).order_by("pk")
+    for game in games:
         if skip and {game.orange_id, game.blue_id} == {skip[0].pk, skip[1].pk}:
             continue
         result = "1-0" if rank[game.orange_id] < rank[game.blue_id] else "0-1"
