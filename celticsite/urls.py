@@ -18,5 +18,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("leagues/", include("leagues.urls")),
     path("", include("games.urls")),
 ]
