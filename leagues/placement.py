@@ -252,15 +252,18 @@ def _queues_by_tier(returning: Sequence[Returning]) -> dict[int, list[Returning]
     queues: dict[int, list[Returning]] = {}
     for player in returning:
         queues.setdefault(player.next_tier, []).append(player)
-    for tier, queue in queues.items():
-        queue.sort(key=lambda r, t=tier: (_arrival_rank(r, t), r.last_place, r.player_id))
+    for queue in queues.values():
+        queue.sort(key=_fill_order)
     return queues
 
 
-def _arrival_rank(player: Returning, tier: int) -> int:
-    if player.last_tier == tier:
-        return 0
-    return 1 if player.last_tier > tier else 2
+def _fill_order(player: Returning) -> tuple[int, int, int]:
+    """Stayed in the tier (0), promoted into it (1), relegated into it (2); then last place."""
+    if player.last_tier == player.next_tier:
+        arrival = 0
+    else:
+        arrival = 1 if player.last_tier > player.next_tier else 2
+    return arrival, player.last_place, player.player_id
 
 
 def _fill_from_below(
