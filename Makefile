@@ -49,7 +49,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py
+	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py ladders/rules.py
 
 bench: install
 	$(BIN)/python -m bench.engine
