@@ -7,6 +7,7 @@ import pytest
 
 from leagues import services
 from leagues.models import Membership, Season
+from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.leagues.conftest import DAY, T0, play_division
 from tournaments import services as tournament_services
@@ -161,3 +162,28 @@ def test_a_withdrawal_follows_the_tournaments_policy_and_the_leaver_is_not_carri
     assert sorted(following.memberships.values_list("player__username", flat=True)) == [
         "w1", "w3", "w4", "w5", "w6", "w7", "w8",
     ]  # fmt: skip
+
+
+def test_league_emails_follow_each_players_settings(organiser, clock, beat, commit):
+    season = league(
+        organiser, division_size=3, division_min_size=3, promotion_count=1, relegation_count=1
+    ).seasons.get()
+    quiet, keen, third = make_user("quiet"), make_user("keen"), make_user("third")
+    quiet.profile.notify_challenge = False
+    quiet.profile.notify_game_end = False
+    quiet.profile.save()
+    for user in (quiet, keen, third):
+        services.season_register(season_id=season.pk, user=user)
+    clock(season.starts_at)
+    beat()
+    division = Season.objects.get(pk=season.pk).divisions.get()
+    sent = OutboxEmail.objects.filter(event="league_division")
+    assert sorted(sent.values_list("recipient__username", flat=True)) == ["keen", "third"]
+    clock(season.starts_at + DAY)
+    play_division(division, [keen, third, quiet], commit=commit)
+    beat()
+    ends = OutboxEmail.objects.filter(event="league_season_end")
+    assert sorted(ends.values_list("recipient__username", flat=True)) == ["keen", "third"]
+    assert (
+        "You finished 1 in Division 1: you stay in division 1" in ends.get(recipient=keen).body_text
+    )
