@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "rankings",
     "tournaments",
     "leagues",
+    "ladders",
     "notifications",
 ]
 
@@ -202,6 +203,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-decide-timeouts": {"task": "games.tasks.decide_timeouts", "schedule": 60.0},
     "tournaments-advance": {"task": "tournaments.tasks.advance_tournaments", "schedule": 60.0},
     "leagues-advance": {"task": "leagues.tasks.advance_leagues", "schedule": 60.0},
+    "ladders-advance": {"task": "ladders.tasks.advance_ladders", "schedule": 600.0},
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------

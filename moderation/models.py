@@ -27,6 +27,7 @@ class AuditAction(models.TextChoices):
     TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
     TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
     LEAGUE_MOVE = "league_move", "League player moved to another tier by the organiser"
+    LADDER_REMOVE = "ladder_remove", "Ladder player removed by the organiser"
     OTHER = "other", "Other"
 
 

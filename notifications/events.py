@@ -7,7 +7,7 @@ precisely enough that calling a hook twice for the same thing queues one email.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -406,3 +406,65 @@ def on_league_season_end(*, season: Any, next_season: Any) -> None:
                 },
                 dedupe_key=f"{Event.LEAGUE_SEASON_END}:{season.pk}:{member.player_id}",
             )
+
+
+# --- Ladders (the ladders app calls these; notifications never import it) -------------------
+
+
+def _ladder_context(challenge: Any) -> dict[str, Any]:
+    return {
+        "ladder_name": challenge.ladder.name,
+        "ladder_url": f"{settings.SITE_URL}/ladders/{challenge.ladder_id}/",
+        "game": challenge.game,
+        "time_control": challenge.game.time_control.describe(),
+    }
+
+
+def on_ladder_challenge(*, challenge: Any) -> None:
+    """A ladder challenge was made: the challenged player hears, with the game's link."""
+    notify(
+        user=challenge.defender,
+        event=Event.LADDER_CHALLENGE,
+        context={
+            **_ladder_context(challenge),
+            "challenger_name": _name(challenge.challenger),
+            "challenger_place": challenge.challenger_place,
+            "defender_place": challenge.defender_place,
+        },
+        dedupe_key=f"{Event.LADDER_CHALLENGE}:{challenge.pk}",
+    )
+
+
+def on_ladder_result(
+    *, challenge: Any, places: Mapping[int, tuple[int | None, int | None]], dropped: int
+) -> None:
+    """A ladder challenge was decided: both players hear the outcome and their new place.
+
+    ``places`` maps each player's id to (place before, place after); ``dropped`` is the
+    number of places the player who lost on time dropped (0 if nobody did).
+    """
+    context = _ladder_context(challenge)
+    timed_out = challenge.game.termination == Game.Termination.TIMEOUT
+    for user, opponent in (
+        (challenge.challenger, challenge.defender),
+        (challenge.defender, challenge.challenger),
+    ):
+        before, after = places[user.pk]
+        if challenge.winner_id is None:
+            outcome = "no result (the game was annulled)" if not challenge.game.result else "a draw"
+        else:
+            outcome = "you won" if challenge.winner_id == user.pk else "you lost"
+        lost_on_time = timed_out and challenge.winner_id not in (None, user.pk)
+        notify(
+            user=user,
+            event=Event.LADDER_RESULT,
+            context={
+                **context,
+                "opponent_name": _name(opponent),
+                "outcome": outcome,
+                "place_before": before,
+                "place_after": after,
+                "dropped": dropped if lost_on_time else 0,
+            },
+            dedupe_key=f"{Event.LADDER_RESULT}:{challenge.pk}:{user.pk}",
+        )

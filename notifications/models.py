@@ -28,6 +28,8 @@ class OutboxEmail(models.Model):
         LEAGUE_SEASON_OPEN = "league_season_open", "League season open for registration"
         LEAGUE_DIVISION = "league_division", "Your league division and its games"
         LEAGUE_SEASON_END = "league_season_end", "League season over: your result"
+        LADDER_CHALLENGE = "ladder_challenge", "Ladder challenge received"
+        LADDER_RESULT = "ladder_result", "Ladder result and new place"
         DAILY_DIGEST = "daily_digest", "Daily digest"
         EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
 
