@@ -92,7 +92,10 @@ class LeagueListCreateApi(APIView):
 
 
 class LeagueDetailApi(APIView):
-    permission_classes = [permissions.AllowAny]
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "PATCH":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
 
     @extend_schema(
         operation_id="leagues_detail",
@@ -102,6 +105,21 @@ class LeagueDetailApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         return Response(_league_detail(request, league_id))
+
+    @extend_schema(
+        operation_id="leagues_update",
+        summary="Change a league's name or rules (its organiser)",
+        description="The next season's start uses the new rules; a running season keeps its "
+        "divisions. Bad rules get 400 `invalid_settings` with `errors` naming each field.",
+        request=s.LeagueUpdateInputSerializer,
+        responses={200: s.LeagueDetailSerializer, **_errors(400, 401, 403, 404)},
+        tags=TAGS,
+    )
+    def patch(self, request: Request, league_id: int) -> Response:
+        league = selectors.league_get(league_id=league_id, user=request.user)
+        changes = _valid(s.LeagueUpdateInputSerializer, request).service_kwargs()
+        services.league_update(league_id=league.pk, actor=request.user, **changes)
+        return Response(_league_detail(request, league.pk))
 
 
 class LeagueHistoryApi(APIView):

@@ -45,6 +45,24 @@ class LeagueCreateInputSerializer(serializers.ModelSerializer):
         return data
 
 
+class LeagueUpdateInputSerializer(serializers.ModelSerializer):
+    """Any of the name and rules; the next season's start uses them."""
+
+    time_control = TimeControlSerializer(required=False)
+
+    class Meta:
+        model = League
+        fields = ["name", *RULE_FIELDS, "time_control"]
+        extra_kwargs = {"name": {"validators": [], "required": False}}
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        time_control = data.pop("time_control", None)
+        if time_control is not None:
+            data["time_control"] = time_control["time_control"]
+        return data
+
+
 class SeasonRegisterInputSerializer(serializers.Serializer):
     this_season_only = serializers.BooleanField(
         default=False, help_text="True: not carried into the next season automatically."

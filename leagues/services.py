@@ -140,6 +140,32 @@ def league_create(
     return league
 
 
+@transaction.atomic
+def league_update(
+    *, league_id: int, actor: User, time_control: TimeControl | None = None, **changes: Any
+) -> League:
+    """Change a league's name or rules (``RULE_FIELDS``); a season already started keeps
+    the divisions and games it has, the next start uses the new rules."""
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise errors.LeagueNotFound(f"There is no league #{league_id}.")
+    _require_organiser(league, actor, permission=ORGANISE_PERMISSION)
+    unknown = sorted(set(changes) - {"name", *RULE_FIELDS})
+    if unknown:
+        raise errors.InvalidLeagueSettings(
+            f"Unknown rule(s): {', '.join(unknown)}. Known: name, {', '.join(RULE_FIELDS)}.",
+            code="unknown_setting",
+        )
+    for field, value in changes.items():
+        setattr(league, field, value.strip() if field == "name" else value)
+    if time_control is not None:
+        for field, value in League.time_control_columns(time_control).items():
+            setattr(league, field, value)
+    _validate(league)
+    league.save()
+    return league
+
+
 def _validate(league: League) -> None:
     problems: dict[str, str] = {}
     if not league.name:

@@ -200,6 +200,10 @@ def _move(world):
     )
 
 
+def _update(world):
+    return "patch", f"{L}/{world['league'].pk}/", {"description": "Tuesdays at the club"}
+
+
 TABLE = {
     # endpoint: anon, player, outsider, organiser, staff, superuser
     "create": (_create, (401, 403, 403, 201, 403, 201)),
@@ -208,6 +212,7 @@ TABLE = {
     "register": (_register, (401, 409, 201, 201, 201, 201)),
     "cancel": (_cancel, (401, 200, 409, 409, 409, 409)),
     "move": (_move, (401, 403, 403, 200, 403, 200)),
+    "update": (_update, (401, 403, 403, 200, 403, 200)),
 }
 
 
@@ -236,6 +241,27 @@ def test_a_private_league_is_hidden_from_outsiders(world):
     League.objects.filter(pk=league.pk).update(public=False)
     seen = [world["clients"][role].get(f"{L}/{league.pk}/").status_code for role in ROLES]
     assert seen == [404, 200, 404, 200, 404, 200]
+
+
+def test_the_organiser_changes_the_rules_for_the_next_season(world):
+    org = world["clients"]["organiser"]
+    url = f"{L}/{world['league'].pk}/"
+    answer = org.patch(
+        url,
+        {"relegation_percent": 25, "relegation_count": None, "time_control": {"days_per_move": 7}},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert (body["relegation_count"], body["relegation_percent"]) == (None, 25)
+    assert body["time_control"]["days_per_move"] == 7
+    assert (body["division_size"], body["rated"], body["name"]) == (8, True, "Club League")
+    bad = org.patch(url, {"relegation_count": 1}, format="json")  # now both are set
+    assert (bad.status_code, bad.json()["errors"]) == (
+        400,
+        {"relegation_count": "Give either a count or a percent, not both."},
+    )
+    assert League.objects.get().relegation_count is None
 
 
 def test_bad_input_is_refused_with_what_is_wrong(world):
