@@ -21,7 +21,17 @@ from tournaments.serializers import number
 # --- Inputs ----------------------------------------------------------------------------------
 
 
-class LeagueCreateInputSerializer(serializers.ModelSerializer):
+class _WithTimeControl(serializers.ModelSerializer):
+    def service_kwargs(self) -> dict[str, Any]:
+        """The validated data as the services take them (a ``TimeControl``)."""
+        data = dict(self.validated_data)
+        time_control = data.pop("time_control", None)
+        if time_control is not None:
+            data["time_control"] = time_control["time_control"]
+        return data
+
+
+class LeagueCreateInputSerializer(_WithTimeControl):
     """A league's name and rules, the first season's registration date, the time control."""
 
     first_registration_opens_at = serializers.DateTimeField(
@@ -37,15 +47,8 @@ class LeagueCreateInputSerializer(serializers.ModelSerializer):
             "tiebreaks": {"help_text": 'Tie-break codes in order, e.g. ["de", "sb"].'},
         }
 
-    def service_kwargs(self) -> dict[str, Any]:
-        data = dict(self.validated_data)
-        time_control = data.pop("time_control", None)
-        if time_control is not None:
-            data["time_control"] = time_control["time_control"]
-        return data
 
-
-class LeagueUpdateInputSerializer(serializers.ModelSerializer):
+class LeagueUpdateInputSerializer(_WithTimeControl):
     """Any of the name and rules; the next season's start uses them."""
 
     time_control = TimeControlSerializer(required=False)
@@ -54,13 +57,6 @@ class LeagueUpdateInputSerializer(serializers.ModelSerializer):
         model = League
         fields = ["name", *RULE_FIELDS, "time_control"]
         extra_kwargs = {"name": {"validators": [], "required": False}}
-
-    def service_kwargs(self) -> dict[str, Any]:
-        data = dict(self.validated_data)
-        time_control = data.pop("time_control", None)
-        if time_control is not None:
-            data["time_control"] = time_control["time_control"]
-        return data
 
 
 class SeasonRegisterInputSerializer(serializers.Serializer):
