@@ -359,6 +359,7 @@ def _season_start(season: Season, *, now: datetime) -> None:
         season.status_note = f"Too few players registered ({len(members)}) to make a division."
         season.finished_at = now
         season.save(update_fields=["status", "status_note", "finished_at"])
+        _season_retry(season, members, now=now)
         return
     by_player = {m.player_id: m for m in members}
     season.status = Season.Status.RUNNING
@@ -392,6 +393,21 @@ def _season_start(season: Season, *, now: datetime) -> None:
             [by_player[s.player_id] for s in seats], ["division", "placed_how", "status"]
         )
         notification_events.on_league_division(division=division)
+
+
+def _season_retry(season: Season, members: list[Membership], *, now: datetime) -> None:
+    """After a season too small to play, the next one opens at once with the players who
+    registered (unless they chose this season only); with nobody registered the league
+    rests (no next season)."""
+    keep = [m for m in members if not m.this_season_only]
+    if not keep:
+        return
+    following = _season_create(
+        season.league, number=season.number + 1, registration_opens_at=now, now=now
+    )
+    Membership.objects.bulk_create(
+        Membership(season=following, player_id=m.player_id, carried_over=True) for m in keep
+    )
 
 
 def _placement(season: Season, members: list[Membership]) -> list[list[Seat]]:

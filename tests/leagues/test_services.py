@@ -99,8 +99,9 @@ def test_moves_need_the_organiser_a_reason_and_a_season_not_started(organiser, c
     )
 
 
-def test_a_season_with_one_player_is_cancelled_and_the_beat_changes_nothing_more(organiser, clock):
-    season = league(organiser).seasons.get()
+def test_a_season_too_small_is_cancelled_and_the_next_opens_with_its_players(organiser, clock):
+    lg = league(organiser)
+    season = lg.seasons.get()
     services.season_register(season_id=season.pk, user=make_user("alone"))
     start = season.starts_at
     assert services.leagues_advance(now=start) == {season.pk: {"started": False}}
@@ -109,7 +110,19 @@ def test_a_season_with_one_player_is_cancelled_and_the_beat_changes_nothing_more
         "cancelled",
         "Too few players registered (1) to make a division.",
     )
-    assert services.leagues_advance(now=start + DAY) == {}
+    following = lg.seasons.get(number=2)
+    assert (following.status, following.registration_opens_at) == ("registration", start)
+    assert list(following.memberships.values_list("player__username", "carried_over")) == [
+        ("alone", True)
+    ]
+    assert services.leagues_advance(now=start + DAY) == {}  # nothing more until its start
+
+
+def test_a_season_nobody_registered_for_leaves_the_league_resting(organiser, clock):
+    lg = league(organiser, name="Quiet League")
+    season = lg.seasons.get()
+    services.leagues_advance(now=season.starts_at)
+    assert list(lg.seasons.values_list("number", "status")) == [(1, "cancelled")]
 
 
 def test_a_withdrawal_follows_the_tournaments_policy_and_the_leaver_is_not_carried(
