@@ -3,32 +3,19 @@ which scroll inside their cards."""
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
 from leagues.management.commands.seed_demo_leagues import seed_league
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SCREENSHOT_DIR = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp"))
+from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR, sync_api
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
 ]
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 
 @pytest.fixture(autouse=True)
