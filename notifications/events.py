@@ -346,9 +346,7 @@ def on_league_season_open(*, season: Any, players: Sequence[Any], registered: se
 def on_league_division(*, division: Any) -> None:
     """A season started: each player hears their division, its players and their games."""
     context = _league_context(division.season)
-    links = list(
-        division.tournament.games.select_related("game", "orange__player", "blue__player")
-    )
+    links = list(division.tournament.games.select_related("game", "orange__player", "blue__player"))
     players = [e.name for e in division.tournament.entries.order_by("seed")]
     for entry in division.tournament.entries.select_related("player"):
         if entry.player is None:
