@@ -451,7 +451,10 @@ def _organiser_moves(
             continue
         source = next(d for d in divisions if any(s.player_id == player_id for s in d))
         target = regular[min(tier, len(regular)) - 1]
-        if source is target or len(source) <= 2:
+        if source is target:
+            continue
+        if len(source) <= 2:
+            logger.warning("Player %s not moved: their division would be left with one.", player_id)
             continue
         source[:] = [s for s in source if s.player_id != player_id]
         target.append(Seat(player_id, target[0].tier, False, How.ORGANISER))
