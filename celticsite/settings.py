@@ -277,6 +277,8 @@ SPECTACULAR_SETTINGS = {
         "SeasonStatusEnum": "leagues.models.Season.Status",
         "MembershipStatusEnum": "leagues.models.Membership.Status",
         "MembershipOutcomeEnum": "leagues.models.Membership.Outcome",
+        "LadderChallengeStatusEnum": "ladders.models.LadderChallenge.Status",
+        "LadderEventKindEnum": "ladders.models.LadderEvent.Kind",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -8,6 +8,7 @@ api_v1 = [
     path("rankings/", include("rankings.urls")),
     path("tournaments/", include("tournaments.api_urls")),
     path("leagues/", include("leagues.api_urls")),
+    path("ladders/", include("ladders.api_urls")),
 ]
 
 urlpatterns = [

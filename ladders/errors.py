@@ -42,3 +42,7 @@ class ChallengeRefused(Conflict):
     """The ladder's rules do not allow this challenge now; ``code`` names the rule."""
 
     code = "challenge_refused"
+
+
+class PlayerNotFound(NotFound):
+    code = "player_not_found"

@@ -13,7 +13,11 @@ from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 
 def ladder_list() -> QuerySet[Ladder]:
     """Every ladder with its number of players, by name."""
-    return Ladder.objects.select_related("organiser").annotate(player_count=Count("players"))
+    return (
+        Ladder.objects.select_related("organiser")
+        .annotate(player_count=Count("players"))
+        .order_by("name")
+    )
 
 
 def ladder_get(*, ladder_id: int) -> Ladder | None:
@@ -70,3 +74,20 @@ def ladder_history(*, ladder: Ladder, player_id: int | None = None) -> QuerySet[
     if player_id is not None:
         events = events.filter(Q(player_id=player_id) | Q(opponent_id=player_id))
     return events
+
+
+def player_id_by_username(*, username: str) -> int:
+    """The id of the user called ``username`` (case-insensitive), or PlayerNotFound."""
+    from django.contrib.auth import get_user_model
+
+    from ladders.errors import PlayerNotFound
+
+    found = (
+        get_user_model()
+        .objects.filter(username__iexact=username.strip())
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if found is None:
+        raise PlayerNotFound(f"There is no player called {username!r}.")
+    return found
