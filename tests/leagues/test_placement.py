@@ -258,3 +258,13 @@ def test_a_player_placed_twice_is_refused():
         season_placement(
             [Returning(7, 1, 1, 1)], [Newcomer(player_id=7, rating=None, order=1)], TWO_UP_TWO_DOWN
         )
+
+
+def test_more_players_earned_a_tier_than_it_holds_the_last_move_down():
+    top = [Returning(pid, 1, 1, pid) for pid in range(1, 8)]  # seven earned tier 1
+    second = [Returning(pid, 2, 2, pid - 10) for pid in range(11, 15)]
+    divisions = season_placement(top + second, [], TWO_UP_TWO_DOWN)
+    assert ids(divisions) == [[1, 2, 3, 4, 5, 6], [7, 11, 12, 13, 14]]
+    how = {seat.player_id: seat.how for division in divisions for seat in division}
+    assert how[7] is How.MOVED_DOWN
+    assert {how[p] for p in (11, 12, 13, 14)} == {How.RETURNING}
