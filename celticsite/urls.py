@@ -20,5 +20,6 @@ urlpatterns = [
     path("rankings/", include("rankings.web_urls")),
     path("tournaments/", include("tournaments.urls")),
     path("leagues/", include("leagues.urls")),
+    path("ladders/", include("ladders.urls")),
     path("", include("games.urls")),
 ]
