@@ -29,6 +29,7 @@ run: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py seed_demo_tournaments
 	$(BIN)/python manage.py seed_demo_leagues
+	$(BIN)/python manage.py seed_demo_ladders
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery worker (with beat) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
