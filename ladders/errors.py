@@ -24,6 +24,10 @@ class NotLadderOrganiser(NotPermitted):
     code = "not_organiser"
 
 
+class AccountSuspended(NotPermitted):
+    code = "inactive_user"
+
+
 class AlreadyOnLadder(Conflict):
     code = "already_on_ladder"
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 
+from ladders.errors import PlayerNotFound
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 
 
@@ -78,10 +80,6 @@ def ladder_history(*, ladder: Ladder, player_id: int | None = None) -> QuerySet[
 
 def player_id_by_username(*, username: str) -> int:
     """The id of the user called ``username`` (case-insensitive), or PlayerNotFound."""
-    from django.contrib.auth import get_user_model
-
-    from ladders.errors import PlayerNotFound
-
     found = (
         get_user_model()
         .objects.filter(username__iexact=username.strip())

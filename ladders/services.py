@@ -181,7 +181,7 @@ def ladder_join(*, ladder_id: int, user: User, now: datetime | None = None) -> L
     now = now or timezone.now()
     ladder = _ladder_locked(ladder_id)
     if not user.is_active:
-        raise errors.NotOnLadder("A suspended account cannot join a ladder.", code="inactive_user")
+        raise errors.AccountSuspended("A suspended account cannot join a ladder.")
     rows = _rows(ladder)
     before = _order(rows)
     if user.pk in before:
@@ -230,7 +230,7 @@ def ladder_player_remove(
     *, ladder_id: int, actor: User, player_id: int, reason: str, now: datetime | None = None
 ) -> LadderEvent:
     """The organiser (or staff with the permission) removes a player, with a reason; audited.
-    A challenge game being played goes on, and its result still counts for the opponent."""
+    A challenge game being played goes on as an ordinary game; its result moves nobody."""
     ladder = _ladder_locked(ladder_id)
     if not (
         actor.is_active and (actor.pk == ladder.organiser_id or actor.has_perm(MANAGE_PERMISSION))

@@ -54,6 +54,9 @@ def test_join_and_leave_refusals(four):
     ladder, p = four
     assert code_of(services.ladder_join, ladder_id=ladder.pk, user=p["a"]) == "already_on_ladder"
     assert code_of(services.ladder_join, ladder_id=999, user=p["a"]) == "ladder_not_found"
+    suspended = make_user("suspended")
+    suspended.is_active = False
+    assert code_of(services.ladder_join, ladder_id=ladder.pk, user=suspended) == "inactive_user"
     stranger = make_user("stranger")
     assert code_of(services.ladder_leave, ladder_id=ladder.pk, user=stranger) == "not_on_ladder"
     services.ladder_challenge(ladder_id=ladder.pk, challenger=p["c"], defender_id=p["a"].pk)
