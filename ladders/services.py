@@ -415,7 +415,7 @@ def _record(*, ladder_id: int, game_id: int, now: datetime) -> bool:
         and ladder.timeout_drop_places
     ):
         final = order_after_drop(after, player=loser, places=ladder.timeout_drop_places)
-        dropped = place_of(final, loser) - place_of(after, loser)  # type: ignore[operator]
+        dropped = final.index(loser) - after.index(loser)
         _event(
             ladder,
             kind=LadderEvent.Kind.DROPPED,
