@@ -136,3 +136,40 @@ def test_the_emails_name_the_challenge_and_the_new_places(make_ladder, clock, co
     assert results["z"].subject == "Club Ladder: you won against x; you are now in place 1"
     assert results["x"].subject == "Club Ladder: you lost against z; you are now in place 2"
     assert "You were in place 3; you are now in place 1." in results["z"].body_text
+
+
+def test_a_time_forfeit_near_the_bottom_drops_only_to_the_bottom_and_the_email_says_so(
+    make_ladder, clock, commit
+):
+    ladder = make_ladder(challenge_range=3, timeout_drop_places=2)
+    p = {name: make_user(name) for name in ("w", "x", "y", "z")}
+    for name in ("w", "x", "y", "z"):
+        services.ladder_join(ladder_id=ladder.pk, user=p[name])
+    with commit():
+        made = services.ladder_challenge(
+            ladder_id=ladder.pk, challenger=p["z"], defender_id=p["x"].pk
+        )
+    first_move(made.game)
+    clock(T0 + 4 * DAY)
+    with commit():
+        game_timeouts_decide(now=T0 + 4 * DAY)
+    # z takes place 2 (x, y move down), then x drops 2 places but only 1 is left below.
+    assert names(ladder) == ["w", "z", "y", "x"]
+    email = OutboxEmail.objects.get(event="ladder_result", recipient=p["x"])
+    assert email.subject == "Club Ladder: you lost against z; you are now in place 4"
+    assert "You were in place 2; you are now in place 4. Losing on time costs 1 place." in (
+        email.body_text
+    )
+
+
+def test_players_who_turned_challenge_emails_off_get_none(make_ladder, commit):
+    ladder = make_ladder()
+    quiet, keen = make_user("quiet"), make_user("keen")
+    profile = quiet.profile
+    profile.notify_challenge = False
+    profile.save()
+    for user in (quiet, keen):
+        services.ladder_join(ladder_id=ladder.pk, user=user)
+    with commit():
+        services.ladder_challenge(ladder_id=ladder.pk, challenger=keen, defender_id=quiet.pk)
+    assert not OutboxEmail.objects.filter(event="ladder_challenge").exists()
