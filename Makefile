@@ -29,6 +29,8 @@ migrate: install
 run: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py seed_demo_tournaments
+	$(BIN)/python manage.py seed_demo_leagues
+	$(BIN)/python manage.py seed_demo_ladders
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
@@ -54,7 +56,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf
+	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py ladders/rules.py
 
 bench: install
 	$(BIN)/python -m bench.engine
