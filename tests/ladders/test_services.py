@@ -9,7 +9,7 @@ from games import services as game_services
 from ladders import services
 from ladders.models import Ladder, LadderChallenge, LadderEvent
 from moderation.models import AuditAction, AuditEntry
-from tests.accounts.factories import make_user
+from tests.accounts.factories import make_moderator, make_user
 from tests.ladders.conftest import DAY, T0, finish, grant, names
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,7 @@ def test_a_result_is_recorded_once_and_a_later_adjudication_changes_nothing(four
     finish(made.game, "1-0", commit=commit)
     assert names(ladder) == ["c", "a", "b", "d"]
     assert services.ladder_game_ended(game_id=made.game_id) is False
-    moderator = make_user("mod")
+    moderator = make_moderator()
     with commit():
         game_services.game_adjudicate(
             game_id=made.game_id, actor=moderator, result="0-1", reason="fair play check"
@@ -147,7 +147,7 @@ def test_an_annulled_game_voids_the_challenge(four, commit):
     ladder, p = four
     made = services.ladder_challenge(ladder_id=ladder.pk, challenger=p["b"], defender_id=p["a"].pk)
     with commit():
-        game_services.game_annul(game_id=made.game_id, actor=make_user("mod"), reason="bug")
+        game_services.game_annul(game_id=made.game_id, actor=make_moderator(), reason="bug")
     made.refresh_from_db()
     assert made.status == LadderChallenge.Status.VOID and made.winner is None
     assert names(ladder) == ["a", "b", "c", "d"]
