@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from celticsite.api import StrictJsonTypes
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
@@ -20,7 +21,7 @@ from ladders.services import LIMIT_FIELDS, OTHER_FIELDS
 # --- Inputs ----------------------------------------------------------------------------------
 
 
-class LadderCreateInputSerializer(serializers.ModelSerializer):
+class LadderCreateInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
     """A ladder's name, limits and the time control of its challenge games."""
 
     time_control = TimeControlSerializer(required=False)
@@ -39,13 +40,13 @@ class LadderCreateInputSerializer(serializers.ModelSerializer):
         return data
 
 
-class LadderChallengeInputSerializer(serializers.Serializer):
+class LadderChallengeInputSerializer(StrictJsonTypes, serializers.Serializer):
     opponent = serializers.CharField(
         help_text="Username of the player challenged: one to `challenge_range` places above you."
     )
 
 
-class LadderRemoveInputSerializer(serializers.Serializer):
+class LadderRemoveInputSerializer(StrictJsonTypes, serializers.Serializer):
     player = serializers.CharField(help_text="Username of the player to remove.")
     reason = serializers.CharField(help_text="Why; kept in the audit log.")
 

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from celticsite.api import StrictJsonTypes
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
@@ -21,7 +22,7 @@ from tournaments.serializers import number
 # --- Inputs ----------------------------------------------------------------------------------
 
 
-class _WithTimeControl(serializers.ModelSerializer):
+class _WithTimeControl(StrictJsonTypes, serializers.ModelSerializer):
     def service_kwargs(self) -> dict[str, Any]:
         """The validated data as the services take them (a ``TimeControl``)."""
         data = dict(self.validated_data)
@@ -31,6 +32,15 @@ class _WithTimeControl(serializers.ModelSerializer):
         return data
 
 
+def _tiebreaks_field() -> serializers.ListField:
+    """A list of tie-break codes (the service names any it does not know); never null."""
+    return serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        help_text='Tie-break codes in order, e.g. ["de", "sb"].',
+    )
+
+
 class LeagueCreateInputSerializer(_WithTimeControl):
     """A league's name and rules, the first season's registration date, the time control."""
 
@@ -38,20 +48,19 @@ class LeagueCreateInputSerializer(_WithTimeControl):
         help_text="When season 1 opens for registration; it starts `registration_days` later."
     )
     time_control = TimeControlSerializer(required=False)
+    tiebreaks = _tiebreaks_field()
 
     class Meta:
         model = League
         fields = ["name", *RULE_FIELDS, "first_registration_opens_at", "time_control"]
-        extra_kwargs = {
-            "name": {"validators": []},  # the service checks it, case-insensitively
-            "tiebreaks": {"help_text": 'Tie-break codes in order, e.g. ["de", "sb"].'},
-        }
+        extra_kwargs = {"name": {"validators": []}}  # the service checks it, case-insensitively
 
 
 class LeagueUpdateInputSerializer(_WithTimeControl):
     """Any of the name and rules; the next season's start uses them."""
 
     time_control = TimeControlSerializer(required=False)
+    tiebreaks = _tiebreaks_field()
 
     class Meta:
         model = League
@@ -59,19 +68,19 @@ class LeagueUpdateInputSerializer(_WithTimeControl):
         extra_kwargs = {"name": {"validators": [], "required": False}}
 
 
-class SeasonRegisterInputSerializer(serializers.Serializer):
+class SeasonRegisterInputSerializer(StrictJsonTypes, serializers.Serializer):
     this_season_only = serializers.BooleanField(
         default=False, help_text="True: not carried into the next season automatically."
     )
 
 
-class SeasonCarryOverInputSerializer(serializers.Serializer):
+class SeasonCarryOverInputSerializer(StrictJsonTypes, serializers.Serializer):
     carry_over = serializers.BooleanField(
         help_text="True: registered for the next season automatically; False: this season only."
     )
 
 
-class LeagueMoveInputSerializer(serializers.Serializer):
+class LeagueMoveInputSerializer(StrictJsonTypes, serializers.Serializer):
     player_id = serializers.IntegerField(help_text="The user id of a registered player.")
     tier = serializers.IntegerField(
         allow_null=True, min_value=1, help_text="1 = the top division; null: as the rules say."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ladders import services
+from ladders.models import Ladder
 from tests.accounts.factories import make_user
 from tests.games.conftest import token_client
 from tests.ladders.conftest import finish
@@ -64,3 +65,37 @@ def test_bad_limits_are_named_per_field(organiser):
     answer = client.post(f"{A}/", {"name": "Club", "challenge_range": 0}, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
     assert answer.json()["errors"] == {"challenge_range": "From 1 to 50 places."}
+
+
+def test_values_of_the_wrong_json_type_are_refused_not_converted(make_ladder, organiser):
+    ladder = make_ladder()
+    player = make_user("player")
+    services.ladder_join(ladder_id=ladder.pk, user=player)
+    client = token_client(organiser)
+
+    created = client.post(f"{A}/", {"name": "Typed", "challenge_range": "3"}, format="json")
+    removed = client.post(
+        f"{A}/{ladder.pk}/remove/", {"player": 7, "reason": ["left"]}, format="json"
+    )
+    challenged = token_client(player).post(
+        f"{A}/{ladder.pk}/challenges/", {"opponent": None}, format="json"
+    )
+
+    assert (created.status_code, created.json()["errors"]) == (
+        400,
+        {"challenge_range": ["Expected a whole number, not a string."]},
+    )
+    assert (removed.status_code, removed.json()["errors"]) == (
+        400,
+        {
+            "player": ["Expected a string, not a number."],
+            "reason": ["Expected a string, not a list."],
+        },
+    )
+    assert (challenged.status_code, challenged.json()["errors"]) == (
+        400,
+        {"opponent": ["This field may not be null."]},
+    )
+    assert [row.player.username for row in ladder.players.all()] == ["player"]
+    assert not ladder.challenges.exists()
+    assert Ladder.objects.filter(name="Typed").count() == 0

@@ -246,3 +246,59 @@ def test_bad_input_is_refused_with_what_is_wrong(world):
     assert Membership.objects.get(player=world["users"]["player"]).tier_requested is None
     missing = world["clients"]["anon"].get(f"{L}/seasons/99999/")
     assert (missing.status_code, missing.json()["code"]) == (404, "season_not_found")
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "message"),
+    [
+        (None, "This field may not be null."),
+        ("sb", "Expected a list, not a string."),
+        ([1], "Expected a string, not a number."),
+    ],
+)
+def test_tiebreaks_must_be_a_list_of_codes(world, tiebreaks, message):
+    org = world["clients"]["organiser"]
+    league = world["league"]
+
+    created = org.post(
+        f"{L}/",
+        {"name": "Typed", "first_registration_opens_at": T0.isoformat(), "tiebreaks": tiebreaks},
+        format="json",
+    )
+    changed = org.patch(f"{L}/{league.pk}/", {"tiebreaks": tiebreaks}, format="json")
+
+    for answer in (created, changed):
+        assert answer.status_code == 400
+        errors = answer.json()["errors"]["tiebreaks"]
+        assert message in str(errors)
+    assert League.objects.filter(name="Typed").count() == 0
+    assert League.objects.get(pk=league.pk).tiebreaks == []
+
+
+def test_values_of_the_wrong_json_type_are_refused_not_converted(world):
+    org = world["clients"]["organiser"]
+    season = world["season"]
+    player = world["users"]["player"]
+
+    moved = org.post(
+        f"{L}/seasons/{season.pk}/move/",
+        {"player_id": str(player.pk), "tier": "2", "reason": "x"},
+        format="json",
+    )
+    carried = world["clients"]["player"].post(
+        f"{L}/seasons/{season.pk}/carry-over/", {"carry_over": "no"}, format="json"
+    )
+
+    assert (moved.status_code, moved.json()["errors"]) == (
+        400,
+        {
+            "player_id": ["Expected a whole number, not a string."],
+            "tier": ["Expected a whole number, not a string."],
+        },
+    )
+    assert (carried.status_code, carried.json()["errors"]) == (
+        400,
+        {"carry_over": ["Expected true or false, not a string."]},
+    )
+    membership = Membership.objects.get(player=player)
+    assert (membership.tier_requested, membership.this_season_only) == (None, False)
