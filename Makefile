@@ -32,6 +32,8 @@ migrate: install
 run: migrate
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_tournaments
+	$(SITE_ENV) $(BIN)/python manage.py seed_demo_leagues
+	$(SITE_ENV) $(BIN)/python manage.py seed_demo_ladders
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
@@ -57,7 +59,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf
+	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py ladders/rules.py
 
 bench: install
 	$(BIN)/python -m bench.engine

@@ -76,6 +76,8 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "tournaments",
+    "leagues",
+    "ladders",
     "notifications",
     "players",
     "learn",
@@ -281,6 +283,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "rankings.tasks.refresh_ranking",
         "schedule": crontab(hour=0, minute=1),
     },
+    "leagues-advance": {"task": "leagues.tasks.advance_leagues", "schedule": 60.0},
+    "ladders-advance": {"task": "ladders.tasks.advance_ladders", "schedule": 600.0},
 }
 
 # --- Moves by email (docs/MOVES-BY-EMAIL.md) ------------------------------------------------
@@ -380,6 +384,11 @@ SPECTACULAR_SETTINGS = {
         "TournamentResultEnum": "tournaments.models.TournamentGame.Result",
         "ByeKindEnum": "tournaments.models.Bye.Kind",
         "GameResultEnum": "games.models.Result",
+        "SeasonStatusEnum": "leagues.models.Season.Status",
+        "MembershipStatusEnum": "leagues.models.Membership.Status",
+        "MembershipOutcomeEnum": "leagues.models.Membership.Outcome",
+        "LadderChallengeStatusEnum": "ladders.models.LadderChallenge.Status",
+        "LadderEventKindEnum": "ladders.models.LadderEvent.Kind",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -9,6 +9,8 @@ api_v1 = [
     path("", include("games.api_urls")),
     path("rankings/", include("rankings.urls")),
     path("tournaments/", include("tournaments.api_urls")),
+    path("leagues/", include("leagues.api_urls")),
+    path("ladders/", include("ladders.api_urls")),
 ]
 
 urlpatterns = [
@@ -22,6 +24,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("rankings/", include("rankings.web_urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("leagues/", include("leagues.urls")),
+    path("ladders/", include("ladders.urls")),
     path("players/", include("players.urls")),
     path("", include("learn.urls")),
     path("", include("games.urls")),

@@ -35,6 +35,8 @@ class AuditAction(models.TextChoices):
     TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
     TOURNAMENT_BYE = "tournament_bye", "Tournament bye or absence entered by the organiser"
     TOURNAMENT_FORBIDDEN_PAIRS = "tournament_forbidden_pairs", "Tournament forbidden pairs set"
+    LEAGUE_MOVE = "league_move", "League player moved to another tier by the organiser"
+    LADDER_REMOVE = "ladder_remove", "Ladder player removed by the organiser"
     OTHER = "other", "Other"
 
 

@@ -8,7 +8,7 @@ precisely enough that calling a hook twice for the same thing queues one email.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -593,3 +593,154 @@ def on_tournament_organiser_news(
         context=full,
         dedupe_key=f"{Event.TOURNAMENT_ORGANISER}:{tournament.pk}:{kind}:{key}"[:200],
     )
+
+
+# --- Leagues (the leagues app calls these; notifications never import it) -------------------
+
+
+def _league_context(season: Any) -> dict[str, Any]:
+    return {
+        "league_name": season.league.name,
+        "season_number": season.number,
+        "season_url": f"{settings.SITE_URL}/leagues/seasons/{season.pk}/",
+        "league_url": f"{settings.SITE_URL}/leagues/{season.league_id}/",
+    }
+
+
+def on_league_season_open(*, season: Any, players: Sequence[Any], registered: set[int]) -> None:
+    """A season opened for registration: last season's players hear, each told whether they
+    are already registered (carried over) or may register."""
+    context = _league_context(season)
+    context.update(starts_at=season.starts_at)
+    for user in players:
+        notify(
+            user=user,
+            event=Event.LEAGUE_SEASON_OPEN,
+            context={**context, "registered": user.pk in registered},
+            dedupe_key=f"{Event.LEAGUE_SEASON_OPEN}:{season.pk}:{user.pk}",
+        )
+
+
+def on_league_division(*, division: Any) -> None:
+    """A season started: each player hears their division, its players and their games."""
+    context = _league_context(division.season)
+    links = list(division.tournament.games.select_related("game", "orange__player", "blue__player"))
+    players = [e.name for e in division.tournament.entries.order_by("seed")]
+    for entry in division.tournament.entries.select_related("player"):
+        if entry.player is None:
+            continue
+        games = []
+        for link in links:
+            if entry.pk not in (link.orange_id, link.blue_id) or link.game is None:
+                continue
+            orange = link.orange_id == entry.pk
+            opponent = link.blue if orange else link.orange
+            games.append(
+                {
+                    "colour": "Orange" if orange else "Blue",
+                    "opponent": opponent.name,
+                    "url": f"{settings.SITE_URL}/games/{link.game_id}/",
+                }
+            )
+        notify(
+            user=entry.player,
+            event=Event.LEAGUE_DIVISION,
+            context={
+                **context,
+                "division_name": division.name,
+                "players": players,
+                "games": games,
+                "ends_at": division.season.ends_at,
+            },
+            dedupe_key=f"{Event.LEAGUE_DIVISION}:{division.pk}:{entry.player_id}",
+        )
+
+
+def on_league_season_end(*, season: Any, next_season: Any) -> None:
+    """A season is over: each player hears their place, whether they go up, stay or go
+    down, their division's final table, and whether they are carried into the next."""
+    context = _league_context(season)
+    carried = set(next_season.memberships.values_list("player_id", flat=True))
+    for division in season.divisions.select_related("tournament"):
+        members = list(division.memberships.select_related("player").order_by("final_place"))
+        table = [
+            {"place": m.final_place, "name": _name(m.player), "outcome": m.get_outcome_display()}
+            for m in members
+        ]
+        for member in members:
+            notify(
+                user=member.player,
+                event=Event.LEAGUE_SEASON_END,
+                context={
+                    **context,
+                    "division_name": division.name,
+                    "membership": member,
+                    "table": table,
+                    "carried_over": member.player_id in carried,
+                    "next_season_starts_at": next_season.starts_at,
+                    "next_season_url": f"{settings.SITE_URL}/leagues/seasons/{next_season.pk}/",
+                },
+                dedupe_key=f"{Event.LEAGUE_SEASON_END}:{season.pk}:{member.player_id}",
+            )
+
+
+# --- Ladders (the ladders app calls these; notifications never import it) -------------------
+
+
+def _ladder_context(challenge: Any) -> dict[str, Any]:
+    return {
+        "ladder_name": challenge.ladder.name,
+        "ladder_url": f"{settings.SITE_URL}/ladders/{challenge.ladder_id}/",
+        "game": challenge.game,
+        "time_control": challenge.game.time_control.describe(),
+    }
+
+
+def on_ladder_challenge(*, challenge: Any) -> None:
+    """A ladder challenge was made: the challenged player hears, with the game's link."""
+    notify(
+        user=challenge.defender,
+        event=Event.LADDER_CHALLENGE,
+        context={
+            **_ladder_context(challenge),
+            "challenger_name": _name(challenge.challenger),
+            "challenger_place": challenge.challenger_place,
+            "defender_place": challenge.defender_place,
+        },
+        dedupe_key=f"{Event.LADDER_CHALLENGE}:{challenge.pk}",
+    )
+
+
+def on_ladder_result(
+    *, challenge: Any, places: Mapping[int, tuple[int | None, int | None]], dropped: int
+) -> None:
+    """A ladder challenge was decided: both players hear the outcome and their new place.
+
+    ``places`` maps each player's id to (place before, place after); ``dropped`` is the
+    number of places the player who lost on time dropped (0 if nobody did).
+    """
+    context = _ladder_context(challenge)
+    timed_out = challenge.game.termination == Game.Termination.TIMEOUT
+    for user, opponent in (
+        (challenge.challenger, challenge.defender),
+        (challenge.defender, challenge.challenger),
+    ):
+        before, after = places[user.pk]
+        if challenge.winner_id is None:
+            outcome = "no result (the game was annulled)" if not challenge.game.result else "a draw"
+        else:
+            outcome = "you won" if challenge.winner_id == user.pk else "you lost"
+        lost_on_time = timed_out and challenge.winner_id not in (None, user.pk)
+        notify(
+            user=user,
+            event=Event.LADDER_RESULT,
+            context={
+                **context,
+                "opponent_name": _name(opponent),
+                "outcome": outcome,
+                "place_before": before,
+                "place_after": after,
+                "dropped": dropped if lost_on_time else 0,
+            },
+            dedupe_key=f"{Event.LADDER_RESULT}:{challenge.pk}:{user.pk}",
+        )

@@ -43,6 +43,11 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
     Event.CHALLENGE_ACCEPTED: "notify_challenge",
     Event.TOURNAMENT_ROUND: "notify_challenge",
     Event.TOURNAMENT_FINISHED: "notify_game_end",
+    Event.LEAGUE_SEASON_OPEN: "notify_challenge",
+    Event.LEAGUE_DIVISION: "notify_challenge",
+    Event.LEAGUE_SEASON_END: "notify_game_end",
+    Event.LADDER_CHALLENGE: "notify_challenge",
+    Event.LADDER_RESULT: "notify_game_end",
     Event.GAME_FINISHED: "notify_game_end",
     Event.GAME_MESSAGE: "notify_message",
 }

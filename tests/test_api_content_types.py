@@ -6,11 +6,15 @@ from __future__ import annotations
 import base64
 
 import pytest
+from django.contrib.auth.models import Permission, User
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Profile
 from games import services
 from games.models import Challenge
+from ladders import services as ladder_services
+from leagues import services as league_services
 from tests.accounts.factories import PASSWORD, make_user
 from tests.games.conftest import token_client
 
@@ -104,6 +108,7 @@ def test_every_write_operation_refuses_a_form_body(alice_api, client):
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
     message = services.message_post(game_id=game.pk, author=bob, body="hello")
     ids = {"game_id": game.pk, "message_id": message.pk, "challenge_id": challenge.pk}
+    ids |= _league_and_ladder_ids(organiser=alice)
     document = client.get("/api/schema/?format=json").json()
 
     operations = _operations_with_bodies(document)
@@ -112,6 +117,24 @@ def test_every_write_operation_refuses_a_form_body(alice_api, client):
         response = alice_api.generic(method, path.format(**ids), "x=1", content_type=FORM)
         assert response.status_code == 415, (name, response.content)
     assert len(operations) >= 10
+
+
+def _league_and_ladder_ids(*, organiser: User) -> dict[str, int]:
+    """A league and a ladder ``organiser`` runs, so that no permission check answers first."""
+    for app_label, codename in (
+        ("leagues", "organise_league"),
+        ("tournaments", "organise_tournament"),
+        ("ladders", "organise_ladder"),
+    ):
+        organiser.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    organiser = User.objects.get(pk=organiser.pk)  # fresh, so the permission cache is empty
+    league = league_services.league_create(
+        organiser=organiser, name="Form League", first_registration_opens_at=timezone.now()
+    )
+    ladder = ladder_services.ladder_create(organiser=organiser, name="Form Ladder")
+    return {"league_id": league.pk, "season_id": league.seasons.get().pk, "ladder_id": ladder.pk}
 
 
 def _operations_with_bodies(document: dict) -> list[tuple[str, dict]]:

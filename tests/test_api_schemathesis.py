@@ -23,9 +23,11 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.contrib.auth.models import Permission, User
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
@@ -33,6 +35,8 @@ from schemathesis.config import SchemathesisConfig
 
 from accounts.services import api_token_create
 from games import services
+from ladders import services as ladder_services
+from leagues import services as league_services
 from tests.accounts.factories import make_user
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"))
@@ -72,7 +76,8 @@ class World:
 @pytest.fixture
 def world(db: Any) -> World:
     """Alice (the caller) plays Bob, who wrote her a message; Bob has an open seek; Alice
-    has a spare token (so that revoking "a token" never revokes the one in use)."""
+    has a spare token (so that revoking "a token" never revokes the one in use). Bob runs a
+    league Alice registered for and a ladder she is on, below him."""
     alice, bob = make_user("alice"), make_user("bob")
     challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
@@ -81,7 +86,31 @@ def world(db: Any) -> World:
     spare, _ = api_token_create(user=alice, name="spare")
     _, key = api_token_create(user=alice, name="schemathesis")
     ids = {"game_id": game.pk, "message_id": message.pk, "challenge_id": seek.pk}
+    ids |= _league_and_ladder_ids(organiser=bob, player=alice)
     return World(key=key, ids={**ids, "token_id": spare.pk})
+
+
+def _league_and_ladder_ids(*, organiser: User, player: User) -> dict[str, int]:
+    """A league in registration and a ladder, both ``organiser``'s, with ``player`` in each
+    (so that leaving, cancelling and carrying over have something to act on)."""
+    for app_label, codename in (
+        ("leagues", "organise_league"),
+        ("tournaments", "organise_tournament"),
+        ("ladders", "organise_ladder"),
+    ):
+        organiser.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    organiser = User.objects.get(pk=organiser.pk)  # fresh, so the permission cache is empty
+    league = league_services.league_create(
+        organiser=organiser, name="Schema League", first_registration_opens_at=timezone.now()
+    )
+    season = league.seasons.get()
+    league_services.season_register(season_id=season.pk, user=player)
+    ladder = ladder_services.ladder_create(organiser=organiser, name="Schema Ladder")
+    ladder_services.ladder_join(ladder_id=ladder.pk, user=organiser)
+    ladder_services.ladder_join(ladder_id=ladder.pk, user=player)
+    return {"league_id": league.pk, "season_id": season.pk, "ladder_id": ladder.pk}
 
 
 # A schema-valid request these operations may still refuse with 400, because what decides it

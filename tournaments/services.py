@@ -197,6 +197,48 @@ def tournament_update(
     return tournament
 
 
+@transaction.atomic
+def tournament_round_robin_start_with(
+    *,
+    organiser: User,
+    name: str,
+    players: Sequence[User],
+    time_control: TimeControl,
+    now: datetime | None = None,
+    **settings: Any,
+) -> Tournament:
+    """A round robin of ``players`` chosen by another app (a league's division), started at
+    once with all its games at once; there is no registration.
+
+    The caller has decided who plays and authorised ``organiser``, who runs the event like
+    any other (withdrawals, adjudication). ``settings`` are those of ``tournament_create``;
+    the format, the start and the rounds are fixed here.
+    """
+    _reject_unknown(settings)
+    settings.update(
+        format=Tournament.Format.ROUND_ROBIN,
+        start_mode=Tournament.StartMode.BY_ORGANISER,
+        round_start_mode=Tournament.RoundStartMode.ALL_AT_ONCE,
+        min_players=2,
+        status=Tournament.Status.REGISTRATION,
+    )
+    tournament = Tournament(organiser=organiser, name=name.strip(), **settings)
+    _set_time_control(tournament, time_control)
+    _validate(tournament)
+    tournament.save()
+    Entry.objects.bulk_create(
+        Entry(
+            tournament=tournament,
+            player=player,
+            name=selectors.player_name(user=player),
+            status=Entry.Status.APPROVED,
+        )
+        for player in players
+    )
+    _start(tournament, now=now or timezone.now(), automatic=False)
+    return tournament
+
+
 def _reject_unknown(settings: dict[str, Any]) -> None:
     unknown = sorted(set(settings) - set(SETTING_FIELDS))
     if unknown:

@@ -1,0 +1,26 @@
+"""Receivers of the hooks of lower apps (games); each hands over to a task by id."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ladders.models import LadderChallenge
+
+logger = logging.getLogger(__name__)
+
+
+def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
+    """A game ended (after commit): if it is a ladder challenge, record it in a task.
+
+    A broker outage is logged, not raised: the beat task (``advance_ladders``) finds
+    challenges whose game ended and records them.
+    """
+    if not LadderChallenge.objects.filter(game_id=game_id).exists():
+        return
+    from ladders.tasks import record_game_end
+
+    try:
+        record_game_end.delay(game_id)
+    except Exception:
+        logger.warning("Could not queue the ladder result of game %s", game_id, exc_info=True)

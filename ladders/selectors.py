@@ -1,0 +1,91 @@
+"""Ladder reads: the list of ladders, a ladder's places (with whom each may challenge), its
+challenges and its history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q, QuerySet
+
+from ladders.errors import PlayerNotFound
+from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
+
+
+def ladder_list() -> QuerySet[Ladder]:
+    """Every ladder with its number of players, by name."""
+    return (
+        Ladder.objects.select_related("organiser")
+        .annotate(player_count=Count("players"))
+        .order_by("name")
+    )
+
+
+def ladder_get(*, ladder_id: int) -> Ladder | None:
+    return ladder_list().filter(pk=ladder_id).first()
+
+
+@dataclass(frozen=True)
+class Place:
+    """One line of a ladder: who is there, and whether the viewer may challenge them."""
+
+    place: int
+    player_id: int
+    name: str
+    joined_at: datetime
+    last_active_at: datetime
+    playing: bool
+    challengeable: bool
+
+
+def ladder_places(*, ladder: Ladder, viewer_id: int | None = None) -> list[Place]:
+    """The ladder top first. ``challengeable`` marks the places within the viewer's range
+    above them (the other limits are checked when they challenge)."""
+    rows = list(
+        LadderPlayer.objects.filter(ladder=ladder).select_related("player").order_by("place")
+    )
+    playing: set[int] = set()
+    for pair in ladder.challenges.filter(status=LadderChallenge.Status.PLAYING).values_list(
+        "challenger_id", "defender_id"
+    ):
+        playing.update(pair)
+    mine = next((r.place for r in rows if r.player_id == viewer_id), None)
+    return [
+        Place(
+            place=r.place,
+            player_id=r.player_id,
+            name=r.player.get_username(),
+            joined_at=r.joined_at,
+            last_active_at=r.last_active_at,
+            playing=r.player_id in playing,
+            challengeable=mine is not None and mine - ladder.challenge_range <= r.place < mine,
+        )
+        for r in rows
+    ]
+
+
+def ladder_challenges(*, ladder: Ladder, open_only: bool = False) -> QuerySet[LadderChallenge]:
+    found = ladder.challenges.select_related("challenger", "defender", "winner", "game")
+    return found.filter(status=LadderChallenge.Status.PLAYING) if open_only else found
+
+
+def ladder_history(*, ladder: Ladder, player_id: int | None = None) -> QuerySet[LadderEvent]:
+    """The ladder's events, newest first (``player_id``: those about that player)."""
+    events = ladder.events.select_related("player", "opponent", "challenge")
+    if player_id is not None:
+        events = events.filter(Q(player_id=player_id) | Q(opponent_id=player_id))
+    return events
+
+
+def player_id_by_username(*, username: str) -> int:
+    """The id of the user called ``username`` (case-insensitive), or PlayerNotFound."""
+    found = (
+        get_user_model()
+        .objects.filter(username__iexact=username.strip())
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if found is None:
+        raise PlayerNotFound(f"There is no player called {username!r}.")
+    return found

@@ -1,0 +1,76 @@
+"""Ladder pages: the list, and a ladder's page with its places, the challenges being played
+and its history, with join, leave and challenge buttons.
+
+Thin: reads through ``ladders.selectors``, writes through ``ladders.services``; a refused
+request's ``DomainError.detail`` is shown as a message before going back to the page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from celticsite.errors import DomainError
+from ladders import selectors, services
+from ladders.models import Ladder
+
+HISTORY_SHOWN = 50
+
+
+def _ladder(ladder_id: int) -> Ladder:
+    ladder = selectors.ladder_get(ladder_id=ladder_id)
+    if ladder is None:
+        raise Http404(f"There is no ladder #{ladder_id}.")
+    return ladder
+
+
+def ladder_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "ladders/list.html", {"ladders": selectors.ladder_list()})
+
+
+def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    ladder = _ladder(ladder_id)
+    viewer = request.user.pk if request.user.is_authenticated else None
+    places = selectors.ladder_places(ladder=ladder, viewer_id=viewer)
+    return render(
+        request,
+        "ladders/detail.html",
+        {
+            "ladder": ladder,
+            "places": places,
+            "mine": next((p for p in places if p.player_id == viewer), None),
+            "challenges": selectors.ladder_challenges(ladder=ladder, open_only=True),
+            "events": selectors.ladder_history(ladder=ladder)[:HISTORY_SHOWN],
+        },
+    )
+
+
+@require_POST
+@login_required
+def ladder_action(request: HttpRequest, ladder_id: int, action: str) -> HttpResponse:
+    """Join, leave, or challenge the player named in the form."""
+    ladder = _ladder(ladder_id)
+    try:
+        if action == "join":
+            row = services.ladder_join(ladder_id=ladder.pk, user=request.user)
+            messages.success(request, f"You joined {ladder.name} in place {row.place}.")
+        elif action == "leave":
+            services.ladder_leave(ladder_id=ladder.pk, user=request.user)
+            messages.success(request, f"You left {ladder.name}.")
+        elif action == "challenge":
+            defender_id = int(request.POST.get("defender", "0") or 0)
+            challenge = services.ladder_challenge(
+                ladder_id=ladder.pk, challenger=request.user, defender_id=defender_id
+            )
+            messages.success(
+                request, f"Challenge made: you play Orange against {challenge.defender}."
+            )
+            return redirect("games:game", game_id=challenge.game_id)
+        else:
+            raise Http404(f"No action {action!r}.")
+    except (DomainError, ValueError) as exc:
+        messages.error(request, getattr(exc, "detail", "The player to challenge is missing."))
+    return redirect("ladders:detail", ladder_id=ladder.pk)

@@ -1,0 +1,136 @@
+"""League pages: the list, a league's page, a season's division tables, the history.
+
+Thin: reads through ``leagues.selectors``, writes through ``leagues.services``; a refused
+request's ``DomainError.detail`` is shown as a message before going back to the page. A
+division's games, withdrawals and adjudications are on its round robin's tournament page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from celticsite.errors import DomainError
+from leagues import selectors, services
+from leagues.forms import MoveForm
+from leagues.models import League, Season
+
+
+def _league(request: HttpRequest, league_id: int) -> League:
+    try:
+        return selectors.league_get(league_id=league_id, user=request.user)
+    except DomainError as exc:
+        raise Http404(exc.detail) from None
+
+
+def _season(request: HttpRequest, season_id: int) -> Season:
+    try:
+        return selectors.season_get(season_id=season_id, user=request.user)
+    except DomainError as exc:
+        raise Http404(exc.detail) from None
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = [
+        (league, selectors.season_current(league=league))
+        for league in selectors.league_list(user=request.user)
+    ]
+    return render(request, "leagues/list.html", {"leagues": leagues})
+
+
+def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    current = selectors.season_current(league=league)
+    return render(
+        request,
+        "leagues/detail.html",
+        {
+            "league": league,
+            "rules": selectors.league_rules(league=league),
+            "current": current,
+            "seasons": selectors.league_seasons(league=league),
+            "membership": current
+            and selectors.season_membership_of(season=current, user=request.user),
+        },
+    )
+
+
+def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = _season(request, season_id)
+    can_manage = selectors.season_can_manage(season=season, user=request.user)
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": season,
+            "league": season.league,
+            "tables": selectors.season_tables(season=season),
+            "members": selectors.season_memberships(season=season),
+            "membership": selectors.season_membership_of(season=season, user=request.user),
+            "can_manage": can_manage,
+            "move_form": MoveForm(season=season) if can_manage else None,
+        },
+    )
+
+
+def league_history(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    winners, paths = selectors.league_history(league=league)
+    return render(
+        request, "leagues/history.html", {"league": league, "winners": winners, "paths": paths}
+    )
+
+
+@require_POST
+@login_required
+def season_action(request: HttpRequest, season_id: int, action: str) -> HttpResponse:
+    """Register, cancel, or choose whether to play the next season too."""
+    season = _season(request, season_id)
+    user = request.user
+    try:
+        if action == "register":
+            services.season_register(
+                season_id=season.pk,
+                user=user,
+                this_season_only=request.POST.get("this_season_only") == "on",
+            )
+            messages.success(request, f"You are registered for {season}.")
+        elif action == "cancel":
+            services.season_registration_cancel(season_id=season.pk, user=user)
+            messages.success(request, "Your registration is cancelled.")
+        elif action in ("carry", "this-season-only"):
+            services.season_carry_over_set(
+                season_id=season.pk, user=user, carry_over=action == "carry"
+            )
+            messages.success(request, "Saved.")
+        else:
+            raise Http404(f"No action {action!r}.")
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect("leagues:season", season_id=season.pk)
+
+
+@require_POST
+@login_required
+def season_move(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The organiser places a registered player in a tier (audited)."""
+    season = _season(request, season_id)
+    form = MoveForm(request.POST, season=season)
+    if not form.is_valid():
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("leagues:season", season_id=season.pk)
+    try:
+        services.season_player_move(
+            season_id=season.pk,
+            actor=request.user,
+            player_id=form.cleaned_data["player"],
+            tier=form.cleaned_data["tier"],
+            reason=form.cleaned_data["reason"],
+        )
+        messages.success(request, "The player is moved.")
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect("leagues:season", season_id=season.pk)
