@@ -85,6 +85,11 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/games/{game_id}/messages/"): "a body of blanks only",
     ("POST", "/api/v1/games/{game_id}/messages/{message_id}/report/"): "a blank reason",
     ("POST", "/api/v1/games/{game_id}/messages/{message_id}/hide/"): "a blank reason",
+    # Each setting states its own limits; the rules tying settings together are the service's.
+    ("POST", "/api/v1/tournaments/"): "settings that contradict each other (a Swiss event "
+    "without rounds, at_date without starts_at, dates out of order, more minimum than "
+    "maximum players); a name taken or blank; a Fischer cap below its bank",
+    ("PATCH", "/api/v1/tournaments/{tournament_id}/"): "the same rules as creating one",
 }
 
 

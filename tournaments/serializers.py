@@ -17,6 +17,10 @@ from games.serializers import (
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS
+from tournaments.standings import EDITIONS, TIEBREAKS
+
+SMALLEST_INT, LARGEST_SMALL_INT = 0, 32767
+"""The range of the model's PositiveSmallIntegerFields (a PostgreSQL smallint)."""
 
 
 def number(value: Fraction | int | None) -> float | int | None:
@@ -31,10 +35,30 @@ def number(value: Fraction | int | None) -> float | int | None:
 # --- Inputs ---------------------------------------------------------------------------------
 
 
+def _counts(**minimums: int) -> dict[str, dict[str, int]]:
+    """Number settings with their smallest value and the column's largest."""
+    return {
+        name: {"min_value": low, "max_value": LARGEST_SMALL_INT} for name, low in minimums.items()
+    }
+
+
 class TournamentSettingsInputSerializer(serializers.ModelSerializer):
-    """The settings an organiser chooses (every field optional on update)."""
+    """The settings an organiser chooses (every field optional on update).
+
+    Each field states its own limits (so the OpenAPI document does); the rules that tie
+    settings together (a Swiss event's rounds, a start date for ``at_date``, dates in order,
+    a unique name) are the service's, answered 400 ``invalid_settings`` naming the fields.
+    """
 
     time_control = TimeControlSerializer(required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS),
+        required=False,
+        help_text='Tie-break codes in order, e.g. ["de", "sb", "win"].',
+    )
+    tiebreak_edition = serializers.ChoiceField(
+        choices=EDITIONS, required=False, help_text="The edition of FIDE C.07."
+    )
 
     class Meta:
         model = Tournament
@@ -42,7 +66,20 @@ class TournamentSettingsInputSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             # the service checks the name (unique, case-insensitive) with the other settings
             "name": {"validators": []},
-            "tiebreaks": {"help_text": 'Tie-break codes in order, e.g. ["de", "sb", "win"].'},
+            "cycles": {"min_value": 1, "max_value": 2},
+            **_counts(
+                rounds_planned=SMALLEST_INT,
+                section_size=3,
+                min_players=2,
+                max_players=2,
+                rating_min=SMALLEST_INT,
+                rating_max=SMALLEST_INT,
+                min_finished_games=SMALLEST_INT,
+                max_running_games=SMALLEST_INT,
+                round_interval_days=SMALLEST_INT,
+                round_duration_days=SMALLEST_INT,
+                knockout_extra_pairs=SMALLEST_INT,
+            ),
         }
 
     def service_kwargs(self) -> dict[str, Any]:
