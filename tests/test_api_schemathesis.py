@@ -31,6 +31,9 @@ from schemathesis.config import SchemathesisConfig
 from accounts.services import api_token_create
 from games import services
 from tests.accounts.factories import make_user
+from tests.tournaments.conftest import grant
+from tournaments import services as tournament_services
+from tournaments.models import TournamentGame
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"))
 DETERMINISTIC = os.environ.get("SCHEMATHESIS_RANDOM", "") == ""
@@ -57,7 +60,8 @@ class World:
 @pytest.fixture
 def world(db: Any) -> World:
     """Alice (the caller) plays Bob, who wrote her a message; Bob has an open seek; Alice
-    has a spare token (so that revoking "a token" never revokes the one in use)."""
+    has a spare token (so that revoking "a token" never revokes the one in use); Alice
+    organises a running knockout."""
     alice, bob = make_user("alice"), make_user("bob")
     challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
@@ -66,7 +70,28 @@ def world(db: Any) -> World:
     spare, _ = api_token_create(user=alice, name="spare")
     _, key = api_token_create(user=alice, name="schemathesis")
     ids = {"game_id": game.pk, "message_id": message.pk, "challenge_id": seek.pk}
-    return World(key=key, ids={**ids, "token_id": spare.pk})
+    return World(key=key, ids={**ids, "token_id": spare.pk, **_a_running_knockout(alice)})
+
+
+def _a_running_knockout(organiser: Any) -> dict[str, int]:
+    """Ids in a started knockout that ``organiser`` (given the permission) runs: Carol
+    against Dave in its one match, a pair of games (the first one's id is used)."""
+    organiser = grant(organiser, "organise_tournament")
+    event = tournament_services.tournament_create(
+        organiser=organiser, name="Samhain Knockout", format="knockout"
+    )
+    tournament_services.tournament_registration_open(tournament_id=event.pk, actor=organiser)
+    for name in ("carol", "dave"):
+        tournament_services.tournament_register(tournament_id=event.pk, user=make_user(name))
+    tournament_services.tournament_start(tournament_id=event.pk, actor=organiser)
+    game = TournamentGame.objects.filter(tournament=event).order_by("pk").first()
+    assert game is not None
+    return {
+        "tournament_id": event.pk,
+        "entry_id": game.orange_id,
+        "tournament_game_id": game.pk,
+        "match_id": game.match_id,
+    }
 
 
 # A schema-valid request these operations may still refuse with 400, because what decides it
@@ -90,6 +115,8 @@ ALSO_REFUSED_WHEN_VALID = {
     "without rounds, at_date without starts_at, dates out of order, more minimum than "
     "maximum players); a name taken or blank; a Fischer cap below its bank",
     ("PATCH", "/api/v1/tournaments/{tournament_id}/"): "the same rules as creating one",
+    ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
+    "who is not one of the match's two players",
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from celticsite.api import StrictJsonTypes
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
@@ -42,7 +43,21 @@ def _counts(**minimums: int) -> dict[str, dict[str, int]]:
     }
 
 
-class TournamentSettingsInputSerializer(serializers.ModelSerializer):
+@extend_schema_field(TimeControlSerializer)
+class WholeTimeControlField(serializers.Field):
+    """A clock, always given whole: in a partial update too, the parts left out take their
+    defaults (a partial nested serializer would skip them and then miss them)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        clock = TimeControlSerializer(data=data)
+        clock.is_valid(raise_exception=True)
+        return dict(clock.validated_data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
     """The settings an organiser chooses (every field optional on update).
 
     Each field states its own limits (so the OpenAPI document does); the rules that tie
@@ -50,7 +65,7 @@ class TournamentSettingsInputSerializer(serializers.ModelSerializer):
     a unique name) are the service's, answered 400 ``invalid_settings`` naming the fields.
     """
 
-    time_control = TimeControlSerializer(required=False)
+    time_control = WholeTimeControlField(required=False)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
@@ -91,7 +106,7 @@ class TournamentSettingsInputSerializer(serializers.ModelSerializer):
         return data
 
 
-class RegisterInputSerializer(serializers.Serializer):
+class RegisterInputSerializer(StrictJsonTypes, serializers.Serializer):
     entry_code = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -101,17 +116,17 @@ class RegisterInputSerializer(serializers.Serializer):
     )
 
 
-class ReasonInputSerializer(serializers.Serializer):
+class ReasonInputSerializer(StrictJsonTypes, serializers.Serializer):
     reason = serializers.CharField(
         max_length=2000, help_text="Why: shown to the players and kept in the audit log."
     )
 
 
-class InviteInputSerializer(serializers.Serializer):
+class InviteInputSerializer(StrictJsonTypes, serializers.Serializer):
     username = serializers.CharField(max_length=150, help_text="The player invited.")
 
 
-class ManualPairingInputSerializer(serializers.Serializer):
+class ManualPairingInputSerializer(StrictJsonTypes, serializers.Serializer):
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         help_text="[orange entry id, blue entry id] for each game of the next round.",
@@ -125,20 +140,39 @@ class ManualPairingInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="Why the round is paired by hand.")
 
 
-class ResultInputSerializer(serializers.Serializer):
+ADJUDICATED_RESULTS = [
+    TournamentGame.Result.ORANGE_WINS,
+    TournamentGame.Result.BLUE_WINS,
+    TournamentGame.Result.DRAW,
+]
+
+
+class ResultInputSerializer(StrictJsonTypes, serializers.Serializer):
+    """Fixing a result: any decided result (not "pending")."""
+
     result = serializers.ChoiceField(
-        choices=TournamentGame.Result.choices,
-        help_text="Adjudicate: 1-0, 0-1 or 1/2-1/2. Fix: any result, e.g. +/- or cancelled.",
+        choices=[(v, label) for v, label in TournamentGame.Result.choices if v],
+        help_text="Any result, e.g. +/- (a forfeit) or cancelled.",
     )
     reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
 
 
-class MatchDecideInputSerializer(serializers.Serializer):
+class AdjudicationInputSerializer(StrictJsonTypes, serializers.Serializer):
+    """Adjudicating a game: a win or a draw, as if it had been played out."""
+
+    result = serializers.ChoiceField(
+        choices=[(v.value, v.label) for v in ADJUDICATED_RESULTS],
+        help_text="1-0, 0-1 or 1/2-1/2.",
+    )
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
+
+
+class MatchDecideInputSerializer(StrictJsonTypes, serializers.Serializer):
     winner_entry_id = serializers.IntegerField(help_text="The entry id of the match's winner.")
     reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
 
 
-class TrfImportInputSerializer(serializers.Serializer):
+class TrfImportInputSerializer(StrictJsonTypes, serializers.Serializer):
     trf = serializers.CharField(
         trim_whitespace=False, help_text="The whole TRF file (FIDE TRF-2026) as text."
     )

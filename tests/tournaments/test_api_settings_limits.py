@@ -78,3 +78,25 @@ def test_settings_inside_the_limits_are_taken(orga):
         ["sb", "de"],
         "2024",
     )
+
+
+def test_a_clock_changed_in_an_update_is_given_whole_its_omitted_parts_defaulted(orga):
+    """A partial update does not make the clock partial (that was a 500 on a missing part)."""
+    event = orga.post(T, {"name": "Imbolc Cup"}, format="json").json()
+
+    changed = orga.patch(
+        f"{T}{event['id']}/", {"time_control": {"kind": "per_move"}}, format="json"
+    )
+    refused = orga.patch(
+        f"{T}{event['id']}/", {"time_control": {"days_per_move": 0}}, format="json"
+    )
+
+    assert changed.status_code == 200, changed.json()
+    clock = changed.json()["time_control"]
+    assert (clock["kind"], clock["days_per_move"], clock["vacation_allowed"]) == (
+        "per_move",
+        3,
+        True,
+    )
+    assert refused.status_code == 400, refused.json()
+    assert set(refused.json()["errors"]) == {"time_control"}
