@@ -117,6 +117,7 @@ ALSO_REFUSED_WHEN_VALID = {
     ("PATCH", "/api/v1/tournaments/{tournament_id}/"): "the same rules as creating one",
     ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
     "who is not one of the match's two players",
+    ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",
 }
 
 
