@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
@@ -47,6 +50,19 @@ def _no_lockout_for_probes(settings: Any) -> None:
     answer its later probes instead."""
     settings.CELTIC_LOGIN_FAILURES_PER_ACCOUNT = 1_000_000
     settings.CELTIC_LOGIN_FAILURES_PER_ADDRESS = 1_000_000
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Iterator[None]:
+    """The WSGI app closes "old" database connections at each request's start and end, and
+    inside the test's transaction PostgreSQL's counts as old: every request after the first
+    found it closed. Django's test client unhooks the same signals for the same reason."""
+    hooks = (signals.request_started, signals.request_finished)
+    for hook in hooks:
+        hook.disconnect(close_old_connections)
+    yield
+    for hook in hooks:
+        hook.connect(close_old_connections)
 
 
 @dataclass(frozen=True)
