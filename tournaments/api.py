@@ -97,8 +97,8 @@ class TournamentListCreateApi(APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status", "")
-        if wanted and wanted not in LIST_FILTERS:
+        wanted = request.query_params.get("status")  # given empty is no value either
+        if wanted is not None and wanted not in LIST_FILTERS:
             raise DomainError(
                 f"status {wanted!r} is not one of {', '.join(LIST_FILTERS)}.",
                 code="invalid_status",

@@ -100,3 +100,12 @@ def test_a_clock_changed_in_an_update_is_given_whole_its_omitted_parts_defaulted
     )
     assert refused.status_code == 400, refused.json()
     assert set(refused.json()["errors"]) == {"time_control"}
+
+
+def test_an_empty_list_filter_is_refused_like_any_value_outside_the_enum(api_client):
+    empty = api_client.get(f"{T}?status=")
+    absent = api_client.get(T)
+
+    assert (empty.status_code, empty.json()["code"]) == (400, "invalid_status")
+    assert "status '' is not one of open, running, finished" in empty.json()["detail"]
+    assert absent.status_code == 200
