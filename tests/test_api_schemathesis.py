@@ -134,6 +134,16 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
     "who is not one of the match's two players",
     ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",
+    **{
+        ("POST", f"/api/v1/tournaments/{{tournament_id}}/{action}/"): "a blank reason"
+        for action in (
+            "cancel",
+            "pairings",
+            "entries/{entry_id}/remove",
+            "games/{tournament_game_id}/adjudicate",
+            "games/{tournament_game_id}/fix-result",
+        )
+    },
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -19,6 +20,9 @@ from games.serializers import (
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS
 from tournaments.standings import EDITIONS, TIEBREAKS
+
+USERNAME_PATTERN = r"^[\w.@+-]+$"
+"""The characters of a username (Django's rule), as a pattern JSON Schema can state too."""
 
 SMALLEST_INT, LARGEST_SMALL_INT = 0, 32767
 """The range of the model's PositiveSmallIntegerFields (a PostgreSQL smallint)."""
@@ -123,7 +127,11 @@ class ReasonInputSerializer(StrictJsonTypes, serializers.Serializer):
 
 
 class InviteInputSerializer(StrictJsonTypes, serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The player invited.")
+    username = serializers.CharField(
+        max_length=150,
+        validators=[RegexValidator(USERNAME_PATTERN, "Letters, digits and @ . + - _ only.")],
+        help_text="The player invited.",
+    )
 
 
 class ManualPairingInputSerializer(StrictJsonTypes, serializers.Serializer):

@@ -109,3 +109,14 @@ def test_an_empty_list_filter_is_refused_like_any_value_outside_the_enum(api_cli
     assert (empty.status_code, empty.json()["code"]) == (400, "invalid_status")
     assert "status '' is not one of open, running, finished" in empty.json()["detail"]
     assert absent.status_code == 200
+
+
+def test_an_invitation_names_a_username_of_the_documented_characters(orga):
+    event = orga.post(T, {"name": "Lughnasa Cup"}, format="json").json()
+    document = orga.get("/api/schema/?format=json").json()
+    invite = document["components"]["schemas"]["InviteInputRequest"]["properties"]
+
+    blank = orga.post(f"{T}{event['id']}/invite/", {"username": "   "}, format="json")
+
+    assert invite["username"]["pattern"] == r"^[\w.@+-]+$"
+    assert (blank.status_code, set(blank.json()["errors"])) == (400, {"username"})
