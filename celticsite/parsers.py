@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework import exceptions, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 
 
@@ -40,3 +41,27 @@ class JsonBodyParser(JSONParser):
 
 def _too_large(limit: int) -> RequestTooLarge:
     return RequestTooLarge(f"The request body is larger than {limit:,} bytes.")
+
+
+class BodyCheckingNegotiation(DefaultContentNegotiation):
+    """Content negotiation that also refuses, up front, a request body no parser reads.
+
+    DRF parses a body only when the view first reads ``request.data``, so a form body sent
+    to an operation that looks an object up first was answered 404 or 403 before the 415,
+    and one sent to an operation that reads no body was silently ignored. Negotiation runs
+    before authentication, permissions and the view, so here a non-empty body of another
+    content type is answered 415 whatever the path's ids name and whatever the view does.
+    """
+
+    def select_renderer(
+        self, request: Any, renderers: Any, format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        chosen = super().select_renderer(request, renderers, format_suffix)
+        if _has_body(request) and self.select_parser(request, request.parsers) is None:
+            raise exceptions.UnsupportedMediaType(request.content_type)
+        return chosen
+
+
+def _has_body(request: Any) -> bool:
+    length = request.META.get("CONTENT_LENGTH") or request.META.get("HTTP_CONTENT_LENGTH")
+    return bool(length) and str(length).isdigit() and int(length) > 0

@@ -344,6 +344,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # JSON bodies only: a form or multipart body is answered 415 (docs/SECURITY.md).
     "DEFAULT_PARSER_CLASSES": ["celticsite.parsers.JsonBodyParser"],
+    # ... refused before authentication, permissions or any lookup, whatever the path names.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "celticsite.parsers.BodyCheckingNegotiation",
     "DEFAULT_SCHEMA_CLASS": "celticsite.schema.AutoSchema",
     "EXCEPTION_HANDLER": "celticsite.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import schemathesis
 from django.contrib.auth.models import Permission, User
+from django.core import signals
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -38,6 +39,9 @@ from games import services
 from ladders import services as ladder_services
 from leagues import services as league_services
 from tests.accounts.factories import make_user
+from tests.tournaments.conftest import grant
+from tournaments import services as tournament_services
+from tournaments.models import TournamentGame
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"))
 DETERMINISTIC = os.environ.get("SCHEMATHESIS_RANDOM", "") == ""
@@ -65,6 +69,19 @@ def _no_lockout_for_probes(settings: Any) -> None:
     settings.CELTIC_LOGIN_FAILURES_PER_ADDRESS = 1_000_000
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Iterator[None]:
+    """The WSGI app closes "old" database connections at each request's start and end, and
+    inside the test's transaction PostgreSQL's counts as old: every request after the first
+    found it closed. Django's test client unhooks the same signals for the same reason."""
+    hooks = (signals.request_started, signals.request_finished)
+    for hook in hooks:
+        hook.disconnect(close_old_connections)
+    yield
+    for hook in hooks:
+        hook.connect(close_old_connections)
+
+
 @dataclass(frozen=True)
 class World:
     """The caller's token, and ids of real objects the caller may act on."""
@@ -76,8 +93,9 @@ class World:
 @pytest.fixture
 def world(db: Any) -> World:
     """Alice (the caller) plays Bob, who wrote her a message; Bob has an open seek; Alice
-    has a spare token (so that revoking "a token" never revokes the one in use). Bob runs a
-    league Alice registered for and a ladder she is on, below him."""
+    has a spare token (so that revoking "a token" never revokes the one in use); Alice
+    organises a running knockout; Bob runs a league Alice registered for and a ladder she is
+    on, below him."""
     alice, bob = make_user("alice"), make_user("bob")
     challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
@@ -87,7 +105,28 @@ def world(db: Any) -> World:
     _, key = api_token_create(user=alice, name="schemathesis")
     ids = {"game_id": game.pk, "message_id": message.pk, "challenge_id": seek.pk}
     ids |= _league_and_ladder_ids(organiser=bob, player=alice)
-    return World(key=key, ids={**ids, "token_id": spare.pk})
+    return World(key=key, ids={**ids, "token_id": spare.pk, **_a_running_knockout(alice)})
+
+
+def _a_running_knockout(organiser: Any) -> dict[str, int]:
+    """Ids in a started knockout that ``organiser`` (given the permission) runs: Carol
+    against Dave in its one match, a pair of games (the first one's id is used)."""
+    organiser = grant(organiser, "organise_tournament")
+    event = tournament_services.tournament_create(
+        organiser=organiser, name="Samhain Knockout", format="knockout"
+    )
+    tournament_services.tournament_registration_open(tournament_id=event.pk, actor=organiser)
+    for name in ("carol", "dave"):
+        tournament_services.tournament_register(tournament_id=event.pk, user=make_user(name))
+    tournament_services.tournament_start(tournament_id=event.pk, actor=organiser)
+    game = TournamentGame.objects.filter(tournament=event).order_by("pk").first()
+    assert game is not None
+    return {
+        "tournament_id": event.pk,
+        "entry_id": game.orange_id,
+        "tournament_game_id": game.pk,
+        "match_id": game.match_id,
+    }
 
 
 def _league_and_ladder_ids(*, organiser: User, player: User) -> dict[str, int]:
@@ -129,6 +168,24 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/games/{game_id}/messages/"): "a body of blanks only",
     ("POST", "/api/v1/games/{game_id}/messages/{message_id}/report/"): "a blank reason",
     ("POST", "/api/v1/games/{game_id}/messages/{message_id}/hide/"): "a blank reason",
+    # Each setting states its own limits; the rules tying settings together are the service's.
+    ("POST", "/api/v1/tournaments/"): "settings that contradict each other (a Swiss event "
+    "without rounds, at_date without starts_at, dates out of order, more minimum than "
+    "maximum players); a name taken or blank; a Fischer cap below its bank",
+    ("PATCH", "/api/v1/tournaments/{tournament_id}/"): "the same rules as creating one",
+    ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
+    "who is not one of the match's two players",
+    ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",
+    **{
+        ("POST", f"/api/v1/tournaments/{{tournament_id}}/{action}/"): "a blank reason"
+        for action in (
+            "cancel",
+            "pairings",
+            "entries/{entry_id}/remove",
+            "games/{tournament_game_id}/adjudicate",
+            "games/{tournament_game_id}/fix-result",
+        )
+    },
 }
 
 

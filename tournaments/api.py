@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -97,8 +97,8 @@ class TournamentListCreateApi(APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status", "")
-        if wanted and wanted not in LIST_FILTERS:
+        wanted = request.query_params.get("status")  # given empty is no value either
+        if wanted is not None and wanted not in LIST_FILTERS:
             raise DomainError(
                 f"status {wanted!r} is not one of {', '.join(LIST_FILTERS)}.",
                 code="invalid_status",
@@ -545,12 +545,16 @@ class ForbiddenPairsApi(LoggedInApi):
 
 
 def _game_result(
-    request: Request, tournament_id: int, tournament_game_id: int, service: Any
+    request: Request,
+    tournament_id: int,
+    tournament_game_id: int,
+    service: Any,
+    serializer_class: type[serializers.Serializer],
 ) -> Response:
     """Adjudicate or fix the result of one pairing of the tournament, with a reason."""
     tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
     selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
-    data = _valid(s.ResultInputSerializer, request).validated_data
+    data = _valid(serializer_class, request).validated_data
     link = service(
         tournament_game_id=tournament_game_id,
         actor=request.user,
@@ -565,13 +569,17 @@ class GameAdjudicateApi(LoggedInApi):
         operation_id="tournaments_game_adjudicate",
         summary="Decide a running game (organiser), usually one past its deadline",
         description="`result` is 1-0, 0-1 or 1/2-1/2; the game ends adjudicated.",
-        request=s.ResultInputSerializer,
+        request=s.AdjudicationInputSerializer,
         responses={200: s.TournamentGameOutputSerializer, **_errors(400, 401, 403, 404, 409)},
         tags=TAGS,
     )
     def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
         return _game_result(
-            request, tournament_id, tournament_game_id, services.tournament_game_adjudicate
+            request,
+            tournament_id,
+            tournament_game_id,
+            services.tournament_game_adjudicate,
+            s.AdjudicationInputSerializer,
         )
 
 
@@ -587,7 +595,11 @@ class GameResultFixApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int, tournament_game_id: int) -> Response:
         return _game_result(
-            request, tournament_id, tournament_game_id, services.tournament_result_fix
+            request,
+            tournament_id,
+            tournament_game_id,
+            services.tournament_result_fix,
+            s.ResultInputSerializer,
         )
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from celticsite.api import StrictJsonTypes
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
@@ -17,6 +19,13 @@ from games.serializers import (
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS
+from tournaments.standings import EDITIONS, TIEBREAKS
+
+USERNAME_PATTERN = r"^[\w.@+-]+$"
+"""The characters of a username (Django's rule), as a pattern JSON Schema can state too."""
+
+SMALLEST_INT, LARGEST_SMALL_INT = 0, 32767
+"""The range of the model's PositiveSmallIntegerFields (a PostgreSQL smallint)."""
 
 
 def number(value: Fraction | int | None) -> float | int | None:
@@ -31,10 +40,44 @@ def number(value: Fraction | int | None) -> float | int | None:
 # --- Inputs ---------------------------------------------------------------------------------
 
 
-class TournamentSettingsInputSerializer(serializers.ModelSerializer):
-    """The settings an organiser chooses (every field optional on update)."""
+def _counts(**minimums: int) -> dict[str, dict[str, int]]:
+    """Number settings with their smallest value and the column's largest."""
+    return {
+        name: {"min_value": low, "max_value": LARGEST_SMALL_INT} for name, low in minimums.items()
+    }
 
-    time_control = TimeControlSerializer(required=False)
+
+@extend_schema_field(TimeControlSerializer)
+class WholeTimeControlField(serializers.Field):
+    """A clock, always given whole: in a partial update too, the parts left out take their
+    defaults (a partial nested serializer would skip them and then miss them)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        clock = TimeControlSerializer(data=data)
+        clock.is_valid(raise_exception=True)
+        return dict(clock.validated_data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
+    """The settings an organiser chooses (every field optional on update).
+
+    Each field states its own limits (so the OpenAPI document does); the rules that tie
+    settings together (a Swiss event's rounds, a start date for ``at_date``, dates in order,
+    a unique name) are the service's, answered 400 ``invalid_settings`` naming the fields.
+    """
+
+    time_control = WholeTimeControlField(required=False)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS),
+        required=False,
+        help_text='Tie-break codes in order, e.g. ["de", "sb", "win"].',
+    )
+    tiebreak_edition = serializers.ChoiceField(
+        choices=EDITIONS, required=False, help_text="The edition of FIDE C.07."
+    )
 
     class Meta:
         model = Tournament
@@ -42,7 +85,20 @@ class TournamentSettingsInputSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             # the service checks the name (unique, case-insensitive) with the other settings
             "name": {"validators": []},
-            "tiebreaks": {"help_text": 'Tie-break codes in order, e.g. ["de", "sb", "win"].'},
+            "cycles": {"min_value": 1, "max_value": 2},
+            **_counts(
+                rounds_planned=SMALLEST_INT,
+                section_size=3,
+                min_players=2,
+                max_players=2,
+                rating_min=SMALLEST_INT,
+                rating_max=SMALLEST_INT,
+                min_finished_games=SMALLEST_INT,
+                max_running_games=SMALLEST_INT,
+                round_interval_days=SMALLEST_INT,
+                round_duration_days=SMALLEST_INT,
+                knockout_extra_pairs=SMALLEST_INT,
+            ),
         }
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -54,7 +110,7 @@ class TournamentSettingsInputSerializer(serializers.ModelSerializer):
         return data
 
 
-class RegisterInputSerializer(serializers.Serializer):
+class RegisterInputSerializer(StrictJsonTypes, serializers.Serializer):
     entry_code = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -64,17 +120,21 @@ class RegisterInputSerializer(serializers.Serializer):
     )
 
 
-class ReasonInputSerializer(serializers.Serializer):
+class ReasonInputSerializer(StrictJsonTypes, serializers.Serializer):
     reason = serializers.CharField(
         max_length=2000, help_text="Why: shown to the players and kept in the audit log."
     )
 
 
-class InviteInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The player invited.")
+class InviteInputSerializer(StrictJsonTypes, serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        validators=[RegexValidator(USERNAME_PATTERN, "Letters, digits and @ . + - _ only.")],
+        help_text="The player invited.",
+    )
 
 
-class ManualPairingInputSerializer(serializers.Serializer):
+class ManualPairingInputSerializer(StrictJsonTypes, serializers.Serializer):
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         help_text="[orange entry id, blue entry id] for each game of the next round.",
@@ -88,7 +148,7 @@ class ManualPairingInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="Why the round is paired by hand.")
 
 
-class ByeRequestInputSerializer(serializers.Serializer):
+class ByeRequestInputSerializer(StrictJsonTypes, serializers.Serializer):
     round = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -107,7 +167,7 @@ class ByeEnterInputSerializer(ByeRequestInputSerializer):
     reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
 
 
-class ForbiddenPairsInputSerializer(serializers.Serializer):
+class ForbiddenPairsInputSerializer(StrictJsonTypes, serializers.Serializer):
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         help_text="[entry id, entry id] for each pair who must never meet; replaces the list.",
@@ -127,20 +187,39 @@ class ForbiddenPairsOutputSerializer(serializers.Serializer):
     )
 
 
-class ResultInputSerializer(serializers.Serializer):
+ADJUDICATED_RESULTS = [
+    TournamentGame.Result.ORANGE_WINS,
+    TournamentGame.Result.BLUE_WINS,
+    TournamentGame.Result.DRAW,
+]
+
+
+class ResultInputSerializer(StrictJsonTypes, serializers.Serializer):
+    """Fixing a result: any decided result (not "pending")."""
+
     result = serializers.ChoiceField(
-        choices=TournamentGame.Result.choices,
-        help_text="Adjudicate: 1-0, 0-1 or 1/2-1/2. Fix: any result, e.g. +/- or cancelled.",
+        choices=[(v, label) for v, label in TournamentGame.Result.choices if v],
+        help_text="Any result, e.g. +/- (a forfeit) or cancelled.",
     )
     reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
 
 
-class MatchDecideInputSerializer(serializers.Serializer):
+class AdjudicationInputSerializer(StrictJsonTypes, serializers.Serializer):
+    """Adjudicating a game: a win or a draw, as if it had been played out."""
+
+    result = serializers.ChoiceField(
+        choices=[(v.value, v.label) for v in ADJUDICATED_RESULTS],
+        help_text="1-0, 0-1 or 1/2-1/2.",
+    )
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
+
+
+class MatchDecideInputSerializer(StrictJsonTypes, serializers.Serializer):
     winner_entry_id = serializers.IntegerField(help_text="The entry id of the match's winner.")
     reason = serializers.CharField(max_length=2000, help_text="Kept in the audit log.")
 
 
-class TrfImportInputSerializer(serializers.Serializer):
+class TrfImportInputSerializer(StrictJsonTypes, serializers.Serializer):
     trf = serializers.CharField(
         trim_whitespace=False, help_text="The whole TRF file (FIDE TRF-2026) as text."
     )

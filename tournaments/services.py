@@ -1926,6 +1926,20 @@ _BYE_KINDS = {
 
 
 @transaction.atomic
+def _name_free_for_import(base: str, *, now: datetime) -> str:
+    """``base``, or if taken ``base`` with the import's date, then with a count: the suffix
+    always fits in the 200 characters (two imports of one file in the same second, or a
+    long name, must not end in a clash)."""
+    taken = Tournament.objects.filter(name__istartswith=base[:150])
+    names = {n.casefold() for n in taken.values_list("name", flat=True)}
+    candidate, count = base, 1
+    while candidate.casefold() in names:
+        suffix = f" (imported {now:%Y-%m-%d %H:%M:%S}{f', {count}' if count > 1 else ''})"
+        candidate = base[: 200 - len(suffix)] + suffix
+        count += 1
+    return candidate
+
+
 def tournament_import_trf(
     *,
     trf: TrfTournament,
@@ -1951,9 +1965,7 @@ def tournament_import_trf(
             f"Unknown tie-break(s): {', '.join(unknown)}.", code="unknown_tiebreak"
         )
     base = (name or trf.name or "Imported event").strip()[:200]
-    unique = base
-    if Tournament.objects.filter(name__iexact=unique).exists():
-        unique = f"{base} (imported {now:%Y-%m-%d %H:%M:%S})"[:200]
+    unique = _name_free_for_import(base, now=now)
     tournament = Tournament.objects.create(
         organiser=organiser,
         name=unique,

@@ -68,13 +68,15 @@ OWN_DESCRIPTIONS = {
     "404": "No such tournament (or not visible).",
     "409": "Not in this state of the event.",
 }
-TAKES_A_BODY = ("/register/", "/cancel/", "/invite/", "/remove/", "/pairings/", "/adjudicate/")
+TAKES_A_BODY = (
+    *("/register/", "/cancel/", "/invite/", "/remove/", "/pairings/"),
+    *("/adjudicate/", "/fix-result/", "/decide/"),
+)
 WITH_BODY = {
     (f"{T}/", "post"),
     (f"{T}/import-trf/", "post"),
     (f"{T}/{{tournament_id}}/", "patch"),
     *((path, "post") for path in OPERATIONS if path.endswith(TAKES_A_BODY)),
-    *((path, "post") for path in OPERATIONS if path.endswith(("/fix-result/", "/decide/"))),
 }
 PAGINATED = {(f"{T}/", "get")}
 

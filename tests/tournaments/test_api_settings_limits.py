@@ -1,0 +1,122 @@
+"""The limits each tournament setting states in the OpenAPI document are the ones the API
+applies: a value outside them is refused 400 naming the field, and nothing is created."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.accounts.factories import make_user
+from tests.games.conftest import token_client
+from tests.tournaments.conftest import grant
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+T = "/api/v1/tournaments/"
+
+
+@pytest.fixture
+def orga():
+    return token_client(grant(make_user("orga"), "organise_tournament"))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("cycles", 3),
+        ("cycles", 0),
+        ("min_players", 1),
+        ("section_size", 2),
+        ("max_players", 32768),
+        ("round_interval_days", -1),
+        ("tiebreaks", ["sb", "goals"]),
+        ("tiebreaks", None),
+        ("tiebreak_edition", "2019"),
+    ],
+)
+def test_a_setting_outside_its_stated_limits_is_refused(orga, field, value):
+    response = orga.post(T, {"name": "Beltane Open", field: value}, format="json")
+
+    assert response.status_code == 400, response.json()
+    assert set(response.json()["errors"]) == {field}
+    assert not Tournament.objects.exists()
+
+
+def test_the_limits_are_those_of_the_openapi_document(orga):
+    document = orga.get("/api/schema/?format=json").json()
+    settings = document["components"]["schemas"]["TournamentSettingsInputRequest"]["properties"]
+    enums = document["components"]["schemas"]
+
+    assert (settings["cycles"]["minimum"], settings["cycles"]["maximum"]) == (1, 2)
+    assert (settings["section_size"]["minimum"], settings["max_players"]["maximum"]) == (3, 32767)
+    assert settings["min_players"]["minimum"] == 2
+    assert settings["tiebreaks"]["type"] == "array"
+    tiebreak = settings["tiebreaks"]["items"]["$ref"].rsplit("/", 1)[-1]
+    assert {"sb", "de", "win", "bh"} <= set(enums[tiebreak]["enum"])
+    [edition] = settings["tiebreak_edition"]["allOf"]
+    assert enums[edition["$ref"].rsplit("/", 1)[-1]]["enum"] == ["2026", "2024"]
+
+
+def test_settings_inside_the_limits_are_taken(orga):
+    response = orga.post(
+        T,
+        {
+            "name": "Beltane Open",
+            "cycles": 2,
+            "min_players": 2,
+            "max_players": 32767,
+            "tiebreaks": ["sb", "de"],
+            "tiebreak_edition": "2024",
+        },
+        format="json",
+    )
+
+    assert response.status_code == 201, response.json()
+    rules = response.json()["rules"]
+    assert (rules["cycles"], rules["tiebreaks"], rules["tiebreak_edition"]) == (
+        2,
+        ["sb", "de"],
+        "2024",
+    )
+
+
+def test_a_clock_changed_in_an_update_is_given_whole_its_omitted_parts_defaulted(orga):
+    """A partial update does not make the clock partial (that was a 500 on a missing part)."""
+    event = orga.post(T, {"name": "Imbolc Cup"}, format="json").json()
+
+    changed = orga.patch(
+        f"{T}{event['id']}/", {"time_control": {"kind": "per_move"}}, format="json"
+    )
+    refused = orga.patch(
+        f"{T}{event['id']}/", {"time_control": {"days_per_move": 0}}, format="json"
+    )
+
+    assert changed.status_code == 200, changed.json()
+    clock = changed.json()["time_control"]
+    assert (clock["kind"], clock["days_per_move"], clock["vacation_allowed"]) == (
+        "per_move",
+        3,
+        True,
+    )
+    assert refused.status_code == 400, refused.json()
+    assert set(refused.json()["errors"]) == {"time_control"}
+
+
+def test_an_empty_list_filter_is_refused_like_any_value_outside_the_enum(api_client):
+    empty = api_client.get(f"{T}?status=")
+    absent = api_client.get(T)
+
+    assert (empty.status_code, empty.json()["code"]) == (400, "invalid_status")
+    assert "status '' is not one of open, running, finished" in empty.json()["detail"]
+    assert absent.status_code == 200
+
+
+def test_an_invitation_names_a_username_of_the_documented_characters(orga):
+    event = orga.post(T, {"name": "Lughnasa Cup"}, format="json").json()
+    document = orga.get("/api/schema/?format=json").json()
+    invite = document["components"]["schemas"]["InviteInputRequest"]["properties"]
+
+    blank = orga.post(f"{T}{event['id']}/invite/", {"username": "   "}, format="json")
+
+    assert invite["username"]["pattern"] == r"^[\w.@+-]+$"
+    assert (blank.status_code, set(blank.json()["errors"])) == (400, {"username"})
