@@ -70,12 +70,13 @@ OWN_DESCRIPTIONS = {
 }
 TAKES_A_BODY = (
     *("/register/", "/cancel/", "/invite/", "/remove/", "/pairings/"),
-    *("/adjudicate/", "/fix-result/", "/decide/"),
+    *("/adjudicate/", "/fix-result/", "/decide/", "/byes/", "/bye/"),
 )
 WITH_BODY = {
     (f"{T}/", "post"),
     (f"{T}/import-trf/", "post"),
     (f"{T}/{{tournament_id}}/", "patch"),
+    (f"{T}/{{tournament_id}}/forbidden-pairs/", "put"),
     *((path, "post") for path in OPERATIONS if path.endswith(TAKES_A_BODY)),
 }
 PAGINATED = {(f"{T}/", "get")}

@@ -159,6 +159,34 @@ API_ROWS = [
         ids=_ids("open"),
     ),
     ApiRow("POST", f"{EVENT}/withdraw/", expect(409, **LOGGED_IN, player=200), ids=_ids("open")),
+    # --- Swiss: half-point byes asked for ahead, the organiser's byes and forbidden pairs ---
+    ApiRow(
+        "POST",
+        f"{EVENT}/byes/",
+        expect(409, **LOGGED_IN, player=201),
+        body={"round": 2},
+        ids=_ids("swiss"),
+    ),
+    ApiRow(
+        "DELETE",
+        f"{EVENT}/byes/{{round_number}}/",
+        expect(409, **LOGGED_IN),  # the player has no bye to take back; no one else has one
+        ids=_ids("swiss", round_number=lambda world: 2),
+    ),
+    ApiRow(
+        "POST",
+        f"{EVENT}/entries/{{entry_id}}/bye/",
+        expect(403, **LOGGED_IN, superuser=201),
+        body={**REASON_BODY, "round": 2, "kind": "Z"},
+        ids=_ids("swiss", entry_id=lambda world: _event(world, "swiss").entries.first().pk),
+    ),
+    ApiRow(
+        "PUT",
+        f"{EVENT}/forbidden-pairs/",
+        ORGANISERS_ONLY,
+        body={**REASON_BODY, "pairs": []},
+        ids=_ids("swiss"),
+    ),
 ]
 
 REASON = {"confirm": "yes", "reason": "Matrix"}

@@ -188,4 +188,11 @@ def _tournament_targets(world: World) -> dict[str, Any]:
         "t_running": running("Matrix running", field),  # five players: a bye each round
         "t_dates": dates,
         "t_knockout": running("Matrix knockout", field[:4], format="knockout"),
+        "t_swiss": running(  # round 1 paired: byes and pairs concern round 2 on
+            "Matrix swiss",
+            [world.users[PLAYER], *field[:3]],
+            format="swiss",
+            rounds_planned=3,
+            half_point_byes_max=1,
+        ),
     }
