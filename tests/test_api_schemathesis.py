@@ -176,6 +176,8 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
     "who is not one of the match's two players",
     ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",
+    ("PUT", "/api/v1/tournaments/{tournament_id}/forbidden-pairs/"): "an event that is not a "
+    "Swiss (only Swiss events pair by score); entry ids of another event; a player twice",
     **{
         ("POST", f"/api/v1/tournaments/{{tournament_id}}/{action}/"): "a blank reason"
         for action in (

@@ -9,10 +9,25 @@ PostgreSQL, as in CI, it stays threaded.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from django.core.servers.basehttp import WSGIServer
 from django.db import connection
 from django.test.testcases import LiveServerThread
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """CI (``CELTIC_REQUIRE_SERVICES``) promises the browser: there a missing Chromium stops
+    the run instead of letting the browser tests skip."""
+    if not os.environ.get("CELTIC_REQUIRE_SERVICES") or Path("/usr/bin/chromium").exists():
+        return
+    if any("tests/e2e/" in item.nodeid for item in items):
+        raise pytest.UsageError(
+            "The browser tests need Debian's Chromium at /usr/bin/chromium: "
+            "apt-get install -y chromium (.ci/run does it as root)."
+        )
 
 
 class _SerialWSGIServer(WSGIServer):

@@ -20,7 +20,10 @@ from tournaments import services as tournaments
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -42,7 +42,7 @@ pytestmark = [
     # CI (which sets CELTIC_REQUIRE_SERVICES) installs Chromium: there a missing one fails.
     pytest.mark.skipif(
         not CHROMIUM.exists() and not os.environ.get("CELTIC_REQUIRE_SERVICES"),
-        reason="needs Debian chromium at /usr/bin/chromium",
+        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
     ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")

@@ -14,7 +14,10 @@ from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR, sync_
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
 ]
 
 

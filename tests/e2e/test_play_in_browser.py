@@ -27,7 +27,10 @@ SCREENSHOT_DIR = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp"))
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 

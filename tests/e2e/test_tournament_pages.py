@@ -13,7 +13,10 @@ from tournaments.models import Entry
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 PHONE = {"width": 390, "height": 844}
