@@ -15,15 +15,12 @@ from django.urls import reverse
 
 from games import services as games
 from tests.accounts.factories import make_moderator
-from tests.e2e.test_play_in_browser import ARGS, CHROMIUM
+from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, needs_chromium
 from tournaments import services as tournaments
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
+    needs_chromium,
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")

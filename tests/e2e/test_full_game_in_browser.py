@@ -22,16 +22,8 @@ from django.urls import reverse
 from games import selectors
 from games.models import Game, Move
 from notifications.models import OutboxEmail
+from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(os.environ.get("E2E_ARTIFACTS", settings.BASE_DIR / "var" / "e2e"))
 PASSWORD = "a-long-Pass-phrase-9"
 LIVE_PERIOD_MS = 700  # the pages poll every ~12 s; the test need not wait that long
@@ -39,11 +31,7 @@ SEED = 7
 
 pytestmark = [
     pytest.mark.e2e,
-    # CI (which sets CELTIC_REQUIRE_SERVICES) installs Chromium: there a missing one fails.
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and not os.environ.get("CELTIC_REQUIRE_SERVICES"),
-        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
+    needs_chromium,  # in CI a missing Chromium stops the run (tests/e2e/conftest.py)
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 

@@ -10,14 +10,11 @@ from django.test import Client
 from django.utils import timezone
 
 from ladders.management.commands.seed_demo_ladders import seed_ladder
-from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR, sync_api
+from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR, needs_chromium, sync_api
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
+    needs_chromium,
 ]
 
 

@@ -23,14 +23,17 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: Skips a browser test where Debian's Chromium is missing (CI installs it, and there
+#: tests/e2e/conftest.py stops the run instead of skipping).
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
+)
 SCREENSHOT_DIR = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp"))
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
+    needs_chromium,
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 

@@ -7,16 +7,13 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 
-from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR
+from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, SCREENSHOT_DIR, needs_chromium
 from tournaments import services
 from tournaments.models import Entry
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
+    needs_chromium,
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 PHONE = {"width": 390, "height": 844}
