@@ -29,12 +29,15 @@ def pair_dutch(
     acceleration: Mapping[int, Sequence[Fraction]] | None = None,
     initial_colour: Colour = Colour.ORANGE,
     points: PointSystem | None = None,
+    exhaustive: bool = False,
 ) -> RoundPairing:
     """Pair round ``round_number`` of ``total_rounds`` by the Dutch system.
 
     ``forbidden_pairs`` are pairs that may not meet (C1, e.g. team-mates); ``acceleration``
     gives each player's virtual points per round (round 1 first, Baku acceleration C.04.5);
-    ``initial_colour`` is drawn before round 1 (4.3.5). Raises :class:`PairingError` when no
+    ``initial_colour`` is drawn before round 1 (4.3.5). ``exhaustive`` solves every decision
+    over the whole field, without the shortcut that makes the engine fast: the same pairing,
+    slowly (the reference the shortcut is tested against). Raises :class:`PairingError` when no
     pairing satisfies the absolute criteria.
     """
     if round_number < 1 or round_number > total_rounds:
@@ -69,7 +72,13 @@ def pair_dutch(
     floats = _floats(paired, states, played_rounds, points)
     forbidden = {frozenset(f) for f in forbidden_pairs}
     compatible = _compatibility(forbidden, played_rounds, total_rounds, points)
-    pairer = DutchPairer(paired, compatible=compatible, floats=floats, played_rounds=played_rounds)
+    pairer = DutchPairer(
+        paired,
+        compatible=compatible,
+        floats=floats,
+        played_rounds=played_rounds,
+        shortcut=not exhaustive,
+    )
     vertex_pairs, bye = pairer.pair()
     games = []
     for a, b in vertex_pairs:

@@ -11,13 +11,22 @@ the players below the bracket always stay pairable (C4, completion).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from tournaments.pairing.base import PairingError
+from tournaments.pairing.dutch.completion import complete_pairing
 from tournaments.pairing.dutch.matching import MatchingGraph
 from tournaments.pairing.dutch.state import PlayerState
-from tournaments.pairing.dutch.weights import ByeInfo, Floats, Layout, edge_weight
+from tournaments.pairing.dutch.weights import (
+    ByeInfo,
+    Floats,
+    Layout,
+    bye_candidate,
+    edge_weight,
+    top_shift,
+    top_value,
+)
 
 Compatible = Callable[[PlayerState, PlayerState], bool]
 
@@ -32,6 +41,7 @@ class DutchPairer:
         compatible: Compatible,
         floats: Floats,
         played_rounds: int,
+        shortcut: bool = True,
     ) -> None:
         self.players = list(players)
         self.compatible = compatible
@@ -40,6 +50,13 @@ class DutchPairer:
         self.graph = MatchingGraph(len(self.players))
         self.bye = ByeInfo()
         self.partner: dict[int, int] = {}  # finalised pairs by vertex
+        # The shortcut ("How the engine stays fast" in docs/TOURNAMENTS.md): the players from
+        # ``tail_start`` on are below every bracket in play, and their edges (weighted with
+        # ``tail_bye``, the bye as settled) enter the graph only when a full solve needs them.
+        self.shortcut = shortcut
+        self.tail_start = len(self.players)
+        self.tail_bye = ByeInfo()
+        self.tail_loaded = not shortcut
 
     # --- weights -------------------------------------------------------------------------
     def weight(self, high: int, low: int, *, in_current: bool, in_next: bool) -> int:
@@ -72,7 +89,42 @@ class DutchPairer:
             raise PairingError("The round could not be completed.")
         return pairs, (unpaired[0] if unpaired else None)
 
+    def fits(self, a: int, b: int) -> bool:
+        """Vertices ``a`` and ``b`` may meet (C1, C3)."""
+        return self.compatible(self.players[a], self.players[b])
+
     def _settle_bye(self) -> None:
+        """Is any legal pairing possible, and what score takes the bye? A quick witness
+        answers the usual case; otherwise a first matching over every pair decides."""
+        if self.shortcut and self._settle_quickly():
+            return
+        self._settle_fully()
+        self.tail_bye = self.bye
+        self.tail_loaded = True
+
+    def _settle_quickly(self) -> bool:
+        """With an even field, any complete pairing proves C4. With an odd one, a complete
+        pairing that leaves out a bye-eligible player of the lowest score among them proves
+        the bye's score (C5), when that score is below the top (else a first matching must
+        tell whether the bye's assignee is the single downfloater, see C9)."""
+        n = len(self.players)
+        order = range(n - 1, -1, -1)  # the lowest first: they have the fewest choices left
+        if n % 2 == 0:
+            return complete_pairing(order, self.fits) is not None
+        eligible = [v for v in range(n) if self.players[v].bye_eligible]
+        if not eligible:
+            return False
+        lowest = self.score(eligible[-1])
+        if lowest >= self.score(0):
+            return False
+        sitters = [v for v in reversed(eligible) if self.score(v) == lowest]
+        if complete_pairing(order, self.fits, sitters=sitters) is None:
+            return False
+        self.bye = _bye_info(self.players, None, lowest)
+        self.tail_bye = self.bye
+        return True
+
+    def _settle_fully(self) -> None:
         """A first matching: is any legal pairing possible, and what score takes the bye?"""
         n = len(self.players)
         odd = n % 2 == 1
@@ -94,10 +146,79 @@ class DutchPairer:
             )
         if not odd:
             return
-        self.bye = _bye_info(self.players, mate, unmatched[0])
+        self.bye = _bye_info(self.players, mate, self.score(unmatched[0]))
         for low in range(n):
             for high in range(low):
                 self.graph.set(high, low, self.weight(high, low, in_current=False, in_next=False))
+
+    # --- solving ---------------------------------------------------------------------------
+    def solve(self, bonus: Mapping[tuple[int, int], int] | None = None, bits: int = 0) -> list[int]:
+        """The partner of each vertex in a maximum-weight matching of every unpaired player
+        (see :meth:`MatchingGraph.solve`), by the shortcut when it is sure to give the same."""
+        if self.shortcut and self._tail_apart():
+            mate = self._solve_groups(bonus or {}, bits)
+            if mate is not None:
+                return mate
+        self._load_tail()
+        return self.graph.solve(bonus, bits)
+
+    def _tail_apart(self) -> bool:
+        """Every pair with a player of the tail weighs only its top field, and the tail may
+        take the bye: then the matching splits into the members' part and a completion."""
+        n = len(self.players)
+        if self.tail_start >= n or self.tail_bye.single_downfloater_is_assignee:
+            return False
+        if n % 2 == 0:
+            return True
+        return not any(
+            bye_candidate(self.players[v], self.tail_bye)
+            for v in range(self.tail_start)
+            if not self.graph.is_fixed(v)
+        )
+
+    def _solve_groups(self, bonus: Mapping[tuple[int, int], int], bits: int) -> list[int] | None:
+        """The members' matching alone, then any completion of the rest; None when that
+        cannot be shown to equal the full matching.
+
+        Every complete pairing weighs the same in the top field, and pairs with a tail player
+        weigh nothing below it, so the optimum is the members' matching that gains most below
+        the top field, provided the members it leaves out (the floaters) and the tail can be
+        paired with no two floaters together."""
+        members = [v for v in range(self.tail_start) if not self.graph.is_fixed(v)]
+        tail = list(range(self.tail_start, len(self.players)))
+        shift = top_shift(self.layout) + bits
+        edges = {}
+        for (a, b), weight in self.graph.edges_among(members):
+            top = top_value(self.players[a], self.players[b], self.bye) << shift
+            gain = (weight << bits) + bonus.get((a, b), 0) - top
+            if gain > 0:
+                edges[a, b] = gain
+        mate = dict(enumerate(self.graph.partners()))
+        mate.update(self.graph.solve_part(members, edges))
+        floaters = [v for v in members if mate[v] == v]
+        sitters = [v for v in reversed(tail) if bye_candidate(self.players[v], self.tail_bye)]
+        completion = complete_pairing(floaters + tail, self.fits, sitters=sitters, apart=floaters)
+        if completion is None:
+            return None
+        for v, partner in completion.items():
+            mate[v] = v if partner is None else partner
+        return [mate[v] for v in range(len(self.players))]
+
+    def _load_tail(self) -> None:
+        """Put the tail's edges into the graph, as the first matching would have left them."""
+        if self.tail_loaded:
+            return
+        self.tail_loaded = True
+        bracket_bye, self.bye = self.bye, self.tail_bye
+        try:
+            for low in range(self.tail_start, len(self.players)):
+                for high in range(low):
+                    if not self.graph.is_fixed(high):
+                        self.graph.set(
+                            high, low, self.weight(high, low, in_current=False, in_next=False)
+                        )
+        finally:
+            self.bye = bracket_bye
 
     def _bye_weight(self, high: int, low: int) -> int:
         a, b = self.players[high], self.players[low]
@@ -126,6 +247,7 @@ class DutchPairer:
                 while next_start < n and self.score(next_start) >= group_score:
                     members.append(next_start)
                     next_start += 1
+            self.tail_start = next_start
             bracket = _Bracket(
                 self, members, moved_down, bracket_end, group_start_vertex, next_group_vertex
             )
@@ -192,7 +314,7 @@ class _Bracket:
         self._pair_remainder()
 
     def solve(self) -> None:
-        self.mate = self.graph.solve()
+        self.mate = self.p.solve()
 
     def set(self, i: int, j: int, weight: int) -> None:
         self.graph.set(self.members[i], self.members[j], weight)
@@ -273,7 +395,7 @@ class _Bracket:
         earlier members' preferences outranking the later ones'; then fix those pairs."""
         if not choices:
             return
-        self.mate = self.graph.solve(*self._bonus(choices))
+        self.mate = self.p.solve(*self._bonus(choices))
         for i, _ in choices:
             v = self.members[i]
             self.finalise(v, self.mate[v])
@@ -322,7 +444,7 @@ class _Bracket:
             for pos_p, p in enumerate(self.rest[:pos_o]):
                 self.set(p, o, self._ordered(p, o, pos_p))
         choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
-        self.mate = self.graph.solve(*self._bonus(choices))
+        self.mate = self.p.solve(*self._bonus(choices))
         paired = sum(
             1
             for j in self.rest
@@ -442,11 +564,15 @@ def _layout(players: Sequence[PlayerState], played_rounds: int) -> Layout:
     )
 
 
-def _bye_info(players: Sequence[PlayerState], mate: Sequence[int], unmatched: int) -> ByeInfo:
-    score = players[unmatched].pairing_score()
+def _bye_info(
+    players: Sequence[PlayerState], mate: Sequence[int] | None, score: Fraction
+) -> ByeInfo:
+    """The bye goes to a player of ``score``; ``mate`` is the first matching, which tells
+    whether the top score group floats nobody down (needed only when ``score`` is the top)."""
     top = players[0].pairing_score()
     single = score >= top
     if single:
+        assert mate is not None, "a bye at the top score needs the first matching"
         for v, player in enumerate(players):
             if player.pairing_score() < top:
                 break

@@ -7,7 +7,7 @@ priority. Weights are exact Python integers, so no criterion is lost to rounding
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 import networkx as nx
 
@@ -33,6 +33,39 @@ class MatchingGraph:
 
     def get(self, a: int, b: int) -> int:
         return self._weights.get((a, b) if a < b else (b, a), 0)
+
+    def is_fixed(self, vertex: int) -> bool:
+        return vertex in self._fixed
+
+    def edges_among(self, vertices: Sequence[int]) -> Iterator[tuple[tuple[int, int], int]]:
+        """The non-zero edges between two of ``vertices``, keyed ``(smaller, larger)``."""
+        ordered = sorted(vertices)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                weight = self._weights.get((a, b))
+                if weight:
+                    yield (a, b), weight
+
+    def partners(self) -> list[int]:
+        """Each vertex's fixed partner, itself if it has none."""
+        mate = list(range(self.size))
+        for a, b in self._fixed.items():
+            mate[a] = b
+        return mate
+
+    def solve_part(
+        self, vertices: Sequence[int], edges: Mapping[tuple[int, int], int]
+    ) -> dict[int, int]:
+        """A maximum-weight matching of ``vertices`` over ``edges`` alone (not the graph's):
+        each vertex's partner, itself if unmatched."""
+        graph: nx.Graph[int] = nx.Graph()
+        graph.add_nodes_from(vertices)
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in edges.items())
+        mate = {v: v for v in vertices}
+        for a, b in nx.max_weight_matching(graph):
+            mate[a] = b
+            mate[b] = a
+        return mate
 
     def fix(self, a: int, b: int) -> None:
         """Pair ``a`` with ``b`` for good."""

@@ -8,7 +8,7 @@ round from the shared :class:`PlayerRecord` so the pairing code never looks at o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
@@ -49,9 +49,16 @@ class PlayerState:
     preference: Colour | None = None
     played_games: int = 0
     bye_eligible: bool = True
+    _scores: dict[int, Fraction] = field(default_factory=dict, repr=False, compare=False)
 
     def pairing_score(self, rounds_back: int = 0) -> Fraction:
         """The score the brackets use: real points plus acceleration, ``rounds_back`` ago."""
+        score = self._scores.get(rounds_back)
+        if score is None:
+            score = self._scores[rounds_back] = self._pairing_score(rounds_back)
+        return score
+
+    def _pairing_score(self, rounds_back: int) -> Fraction:
         played_rounds = len(self.past)
         score = self.score - sum(
             (r.points for r in self.past[played_rounds - rounds_back :]), Fraction(0)

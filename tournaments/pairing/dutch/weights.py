@@ -62,6 +62,19 @@ def bye_candidate(player: PlayerState, bye: ByeInfo) -> bool:
     return player.bye_eligible and player.pairing_score() <= bye.score
 
 
+def top_value(high: PlayerState, low: PlayerState, bye: ByeInfo) -> int:
+    """The most significant field (C4 and who may take the bye): 1 for a pair, plus 1 for
+    each of its players who may not take the bye, so a pairing leaves out only a candidate."""
+    return 1 + (not bye_candidate(high, bye)) + (not bye_candidate(low, bye))
+
+
+def top_shift(layout: Layout) -> int:
+    """How far :func:`edge_weight` shifts :func:`top_value`: the width of every field below."""
+    s_bits, g_bits = layout.size_bits, layout.score_bits
+    history = min(layout.played_rounds, 2)
+    return (11 + 2 * history) * s_bits + (2 + 2 * history) * g_bits + 1
+
+
 def colour_fields(low: PlayerState, high: PlayerState, active: bool) -> list[tuple[int, int]]:
     """C10-C13 for one pair, as (value, 1) fields; all zero outside the current bracket."""
     same = low.preference is not None and low.preference == high.preference
@@ -96,7 +109,7 @@ def edge_weight(
     """The weight of pairing ``high`` (ranked above) with ``low``, for compatible players."""
     s_bits, g_bits, shift = layout.size_bits, layout.score_bits, layout.shifts
     high_score, low_score = high.pairing_score(), low.pairing_score()
-    weight = 1 + (not bye_candidate(high, bye)) + (not bye_candidate(low, bye))
+    weight = top_value(high, low, bye)
 
     def push(bits: int, value: int) -> None:
         nonlocal weight
