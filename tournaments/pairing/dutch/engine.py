@@ -6,7 +6,9 @@ with whom (2.3.1, heterogeneous brackets), which residents swap between S1 and S
 exchanges, fewest and with the smallest BSN differences), and each S1 player's opponent in S2
 order (2.4.1, transpositions). Each decision is fixed by nudging the low bits of the weights
 and solving again, so the pairing never breaks a higher criterion to satisfy a lower one, and
-the players below the bracket always stay pairable (C4, completion).
+the players below the bracket always stay pairable (C4, completion). Where it provably gives
+the same matching, a solve covers only the bracket's members and shows that the players below
+can be completed ("How the engine stays fast" in docs/TOURNAMENTS.md).
 """
 
 from __future__ import annotations

@@ -7,9 +7,30 @@ priority. Weights are exact Python integers, so no criterion is lost to rounding
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import networkx as nx
+
+
+class _LeanGraph(nx.Graph):  # type: ignore[type-arg]
+    """A networkx graph whose ``graph[v]`` is the plain adjacency dict, not a read-only view.
+
+    networkx's matching reads an edge weight through ``graph[v][w]`` in its innermost loop;
+    the views cost more than the arithmetic around them (about a third of a solve)."""
+
+    def __getitem__(self, n: int) -> dict[int, dict[str, int]]:  # type: ignore[override]
+        adjacency: dict[int, dict[str, int]] = self._adj[n]  # type: ignore[attr-defined]
+        return adjacency
+
+
+def _max_weight_matching(
+    vertices: Iterable[int], edges: Iterable[tuple[int, int, int]]
+) -> set[tuple[int, int]]:
+    graph = _LeanGraph()
+    graph.add_nodes_from(vertices)
+    graph.add_weighted_edges_from(edges)
+    matching: set[tuple[int, int]] = nx.max_weight_matching(graph)
+    return matching
 
 
 class MatchingGraph:
@@ -58,11 +79,9 @@ class MatchingGraph:
     ) -> dict[int, int]:
         """A maximum-weight matching of ``vertices`` over ``edges`` alone (not the graph's):
         each vertex's partner, itself if unmatched."""
-        graph: nx.Graph[int] = nx.Graph()
-        graph.add_nodes_from(vertices)
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in edges.items())
+        matching = _max_weight_matching(vertices, ((a, b, w) for (a, b), w in edges.items()))
         mate = {v: v for v in vertices}
-        for a, b in nx.max_weight_matching(graph):
+        for a, b in matching:
             mate[a] = b
             mate[b] = a
         return mate
@@ -79,15 +98,16 @@ class MatchingGraph:
         left by ``bits`` and the bonus added: a tie-break below everything the weights say.
         """
         bonus = bonus or {}
-        graph: nx.Graph[int] = nx.Graph()
-        graph.add_nodes_from(v for v in range(self.size) if v not in self._fixed)
-        graph.add_weighted_edges_from(
-            (a, b, (w << bits) + bonus.get((a, b), 0))
-            for (a, b), w in self._weights.items()
-            if a not in self._fixed and b not in self._fixed
+        matching = _max_weight_matching(
+            (v for v in range(self.size) if v not in self._fixed),
+            (
+                (a, b, (w << bits) + bonus.get((a, b), 0))
+                for (a, b), w in self._weights.items()
+                if a not in self._fixed and b not in self._fixed
+            ),
         )
         mate = list(range(self.size))
-        for a, b in nx.max_weight_matching(graph):
+        for a, b in matching:
             mate[a] = b
             mate[b] = a
         for a, b in self._fixed.items():
