@@ -1,6 +1,7 @@
 """Benchmark: standings of a 500-player event and starting a round of 250 games.
 
     .venv/bin/python -m bench.tournaments [--players 500] [--rounds 11] [--seed 1] [--repeat 3]
+        [--database-url postgres://postgres@127.0.0.1:5432/celtic_bench]
 
 1. Standings with every tie-break (``tournaments.standings.TIEBREAKS``) of a 500-player,
    11-round event with random pairings and results (30 % draws): the pure
@@ -10,7 +11,8 @@
    499 rounds, round 1's 250 games through ``games_start_many``, the round-start and
    your-turn emails queued in the outbox (750 rows).
 
-Times are the best of ``--repeat`` runs (wall clock, one core). Prints the lines pasted into
+The database is a fresh SQLite file, or with ``--database-url`` an existing PostgreSQL
+database that is **flushed** first (a disposable one). Times are the best of ``--repeat`` runs (wall clock, one core). Prints the lines pasted into
 the "Tournaments" section of docs/BENCHMARKS.md. Timings never go into tests.
 """
 
@@ -79,6 +81,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--database-url", default="", help="a disposable PostgreSQL database (flushed first)"
+    )
     args = parser.parse_args()
     print(f"python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     event = random_event(players=args.players, rounds=args.rounds, seed=args.seed)
@@ -89,7 +94,10 @@ def main() -> None:
     )
     print(f"pure compute_standings, {len(TIEBREAKS)} tie-breaks: {pure}")
     with tempfile.TemporaryDirectory() as var:
-        os.environ.pop("DATABASE_URL", None)
+        if args.database_url:
+            os.environ["DATABASE_URL"] = args.database_url
+        else:
+            os.environ.pop("DATABASE_URL", None)
         os.environ["CELTIC_VAR_DIR"] = var
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
         import django
@@ -98,6 +106,11 @@ def main() -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
+        if args.database_url:
+            call_command("flush", interactive=False, verbosity=0)
+        from django.db import connection
+
+        print(f"database: {connection.vendor}")
         bench_database(event, args)
 
 
@@ -154,7 +167,7 @@ def bench_database(event: list[list[tuple[int, int, str]]], args: argparse.Names
         standings = selectors.tournament_standings(tournament=swiss)
     assert len(standings.rows) == args.players
     db = best_of(args.repeat, lambda: selectors.tournament_standings(tournament=swiss))
-    print(f"selectors.tournament_standings on SQLite: {db} ({len(queries)} queries)")
+    print(f"selectors.tournament_standings on {connection.vendor}: {db} ({len(queries)} queries)")
     Round.objects.filter(tournament=swiss, number__gt=8).update(status=Round.Status.PLANNED)
     TournamentGame.objects.filter(tournament=swiss, round__number__gt=8).delete()
     places = best_of(args.repeat, lambda: selectors.tournament_possible_places(tournament=swiss))
