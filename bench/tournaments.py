@@ -12,8 +12,9 @@
    your-turn emails queued in the outbox (750 rows).
 
 The database is a fresh SQLite file, or with ``--database-url`` an existing PostgreSQL
-database that is **flushed** first (a disposable one). Times are the best of ``--repeat`` runs (wall clock, one core). Prints the lines pasted into
-the "Tournaments" section of docs/BENCHMARKS.md. Timings never go into tests.
+database that is **flushed** first (a disposable one). Times are the best of ``--repeat``
+runs (wall clock, one core). Prints the lines pasted into the "Tournaments" section of
+docs/BENCHMARKS.md. Timings never go into tests.
 """
 
 from __future__ import annotations
