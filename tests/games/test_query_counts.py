@@ -16,7 +16,7 @@ from games.clock import TimeControl
 from tests.accounts.factories import make_user
 from tests.games.conftest import API, submit, token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.outbox_unrendered]
 
 _numbers = itertools.count()
 
