@@ -115,7 +115,10 @@ def notify(
 
     Returns the row, or None when nothing is queued: the user turned this kind of email off,
     has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
-    passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
+    stored as JSON (``email_context.context_dump``; TypeError for a value it cannot store)
+    and passed to the templates when the worker renders them; model instances in it are
+    read again then, so pass what changes (a game's ply, deadline) as plain values. A
+    ``game`` in it links the email to that game. ``reply_to``, if
     given, becomes the email's Reply-To header. ``board_svg``, if given, is sent as the PNG
     the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
