@@ -562,9 +562,7 @@ def on_tournament_withdrawn(*, tournament: Any, entry: Any, results_cancelled: b
     if entry.player is None:
         return
     context = _tournament_context(tournament)
-    context.update(
-        removed=entry.status == "removed", results_cancelled=results_cancelled, entry=entry
-    )
+    context.update(removed=entry.status == "removed", results_cancelled=results_cancelled)
     notify(
         user=entry.player,
         event=Event.TOURNAMENT_WITHDRAWN,
