@@ -1,28 +1,60 @@
 from django.contrib import admin
+from django.utils.html import format_html
 
 from notifications.models import InboundEmail, OutboxEmail
+from notifications.services import EmailRenderError, outbox_email_render
 
 
 @admin.register(OutboxEmail)
 class OutboxEmailAdmin(admin.ModelAdmin):
-    list_display = ["id", "event", "to_address", "status", "digest", "attempts", "created_at",
-                    "sent_at"]
+    list_display = [
+        "id",
+        "event",
+        "to_address",
+        "status",
+        "digest",
+        "attempts",
+        "created_at",
+        "sent_at",
+    ]
     list_filter = ["status", "event", "digest"]
     search_fields = ["to_address", "recipient__username", "dedupe_key", "subject"]
     raw_id_fields = ["recipient", "game", "digest_email"]
-    readonly_fields = [field.name for field in OutboxEmail._meta.fields]
+    readonly_fields = [field.name for field in OutboxEmail._meta.fields] + ["preview"]
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False
+
+    @admin.display(description="Preview (rendered now)")
+    def preview(self, obj: OutboxEmail) -> str:
+        """A row the worker has not rendered yet, rendered now from its context (nothing is
+        stored); rendered rows show their subject and bodies above."""
+        if obj.pk is None or obj.context is None or obj.rendered_at is not None:
+            return "—"
+        try:
+            subject, body_text, _ = outbox_email_render(obj)
+        except EmailRenderError as exc:
+            return f"Cannot be rendered: {exc}"
+        return format_html(
+            "<strong>{}</strong><pre style='white-space: pre-wrap'>{}</pre>", subject, body_text
+        )
 
 
 @admin.register(InboundEmail)
 class InboundEmailAdmin(admin.ModelAdmin):
     """Every email received for a move by email and what became of it (read-only)."""
 
-    list_display = ["id", "received_at", "from_address", "outcome", "reason", "game", "ply",
-                    "notation"]
+    list_display = [
+        "id",
+        "received_at",
+        "from_address",
+        "outcome",
+        "reason",
+        "game",
+        "ply",
+        "notation",
+    ]
     list_filter = ["outcome", "reason"]
     search_fields = ["from_address", "message_id", "user__username", "subject"]
     raw_id_fields = ["user", "game"]

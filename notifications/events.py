@@ -47,10 +47,15 @@ def _name(user: Any) -> str:
 
 
 def _game_context(game: Game, user: Any) -> dict[str, Any]:
+    """The game (read again by the worker) and, as they are now, what changes as it goes on:
+    the ply, the deadline and the result."""
     side = game.player_side(user)
     opponent = game.blue if side == Side.ORANGE else game.orange
     return {
         "game": game,
+        "ply": game.ply,
+        "deadline": game.deadline,
+        "result": game.result,
         "side": side.label if side else "",
         "opponent_name": _name(opponent),
         "time_control": game.time_control.describe(),
@@ -191,7 +196,8 @@ def on_deadline_near(
         return False
     user = game.player(game.to_move)
     context = _game_context(game, user)
-    context.update(time_left=reading.time_left, hours=hours, clock=reading)
+    clock = {"paused": reading.paused, "resumes_at": reading.resumes_at}
+    context.update(time_left=reading.time_left, hours=hours, clock=clock)
     row = notify(
         user=user,
         event=Event.DEADLINE_REMINDER,
@@ -229,7 +235,7 @@ def on_game_finished(game: Game) -> None:
             board,
             outcome=_outcome(game, side),
             termination=ending,
-            rating_change=rating_change_for_game(game_id=game.pk, user_id=user.pk),
+            rating_change=_rating_change(game, user),
         )
         notify(
             user=user,
@@ -241,6 +247,13 @@ def on_game_finished(game: Game) -> None:
                 f":{game.result}:{user.pk}"
             ),
         )
+
+
+def _rating_change(game: Game, user: Any) -> dict[str, Any] | None:
+    change = rating_change_for_game(game_id=game.pk, user_id=user.pk)
+    if change is None:
+        return None
+    return {"before": change.before, "after": change.after, "signed_delta": change.signed_delta}
 
 
 def _final_board(game: Game) -> dict[str, Any]:
@@ -549,9 +562,7 @@ def on_tournament_withdrawn(*, tournament: Any, entry: Any, results_cancelled: b
     if entry.player is None:
         return
     context = _tournament_context(tournament)
-    context.update(
-        removed=entry.status == "removed", results_cancelled=results_cancelled, entry=entry
-    )
+    context.update(removed=entry.status == "removed", results_cancelled=results_cancelled)
     notify(
         user=entry.player,
         event=Event.TOURNAMENT_WITHDRAWN,
@@ -567,7 +578,7 @@ def on_tournament_finished(*, tournament: Any, standings: Sequence[Any] = ()) ->
     context.update(
         cancelled=tournament.status == "cancelled",
         note=tournament.status_note,
-        standings=list(standings),
+        standings=[{"rank": r.rank, "name": r.name, "points": r.points} for r in standings],
         winner_name=_name(tournament.winner) if tournament.winner_id else "",
     )
     for entry in tournament.entries.filter(player__isnull=False).select_related("player"):

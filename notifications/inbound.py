@@ -527,7 +527,7 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
     """Tell the player (at their account's address) what became of their email."""
     game = record.game
     context: dict[str, Any] = {
-        "inbound": record,
+        "inbound": _inbound_summary(record),
         "moved": record.outcome == Outcome.MOVED,
         "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
         "rule": rule,
@@ -548,6 +548,11 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         dedupe_key=f"{OutboxEmail.Event.EMAIL_MOVE_REPLY}:{record.pk}",
         reply_to=reply_to,
     )
+
+
+def _inbound_summary(record: InboundEmail) -> dict[str, str]:
+    """What the answer shows of the email received, as it is now."""
+    return {"outcome": record.outcome, "notation": record.notation, "detail": record.detail}
 
 
 def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
@@ -647,7 +652,7 @@ def _challenge_reply_send(record: InboundEmail, *, user: Any, challenge_id: int)
     open for them carries a fresh reply token."""
     challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenger").first()
     context: dict[str, Any] = {
-        "inbound": record,
+        "inbound": _inbound_summary(record),
         "challenge": challenge,
         "challenger_name": profile_get(user=challenge.challenger).name if challenge else "",
         "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),

@@ -54,6 +54,15 @@ class OutboxEmail(models.Model):
     reply_to = models.CharField(
         max_length=254, blank=True, help_text="Reply-To address, e.g. for moves by email."
     )
+    context = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The templates' context as queued (see notifications.email_context); the "
+        "worker renders subject and bodies from it. Empty on rows rendered when queued.",
+    )
+    rendered_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the worker rendered subject and bodies."
+    )
     subject = models.CharField(max_length=200)
     body_text = models.TextField()
     body_html = models.TextField(blank=True)

@@ -1,9 +1,12 @@
 """Writes for notifications: queue an email in the outbox, send one, flush, digests.
 
 ``notify`` only writes a row, in the caller's transaction, and asks for it to be sent once
-that transaction commits. Sending is ``outbox_email_send``, run by the Celery task of the same
-name: it claims the row with a conditional UPDATE (so two workers never both send it), sends
-it outside any transaction, and records the outcome.
+that transaction commits. The row holds the event and its template context as JSON
+(``notifications.email_context``); nothing is rendered in the caller's request. Sending is
+``outbox_email_send``, run by the Celery task of the same name: it claims the row with a
+conditional UPDATE (so two workers never both send it), renders the email in the recipient's
+time zone and keeps the text on the row, sends it outside any transaction, and records the
+outcome. A rendering failure is recorded and retried like a failed send.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import profile_get
+from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.reply_tokens import SUBJECT_TAG
 
@@ -111,7 +115,10 @@ def notify(
 
     Returns the row, or None when nothing is queued: the user turned this kind of email off,
     has no address, or an email with this ``dedupe_key`` was already queued. ``context`` is
-    passed to the templates; a ``game`` in it links the email to that game. ``reply_to``, if
+    stored as JSON (``email_context.context_dump``; TypeError for a value it cannot store)
+    and passed to the templates when the worker renders them; model instances in it are
+    read again then, so pass what changes (a game's ply, deadline) as plain values. A
+    ``game`` in it links the email to that game. ``reply_to``, if
     given, becomes the email's Reply-To header. ``board_svg``, if given, is sent as the PNG
     the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
@@ -160,8 +167,9 @@ def _require_event(event: str) -> None:
 
 
 def _outbox_row(notice: Notice) -> OutboxEmail | None:
-    """The unsaved row for ``notice``, rendered in the recipient's time zone; None when the
-    recipient has no address, is suspended, or turned this kind of email off."""
+    """The unsaved row for ``notice``: the event and its context as JSON, rendered later by
+    the worker; None when the recipient has no address, is suspended, or turned this kind
+    of email off."""
     user, event = notice.user, notice.event
     _require_event(event)
     address = getattr(user, "email", "")
@@ -171,31 +179,64 @@ def _outbox_row(notice: Notice) -> OutboxEmail | None:
     preference = PREFERENCE_FOR_EVENT.get(event)
     if preference is not None and not getattr(profile, preference):
         return None
-    game = notice.context.get("game")
-    full_context = {
-        **notice.context,
-        "event": event,
-        "recipient": user,
-        "recipient_name": profile.name,
-        "site_url": settings.SITE_URL,
-        "game_url": game_url(game.pk) if game is not None else "",
-        "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
-    }
-    with timezone.override(profile.time_zone):
-        subject, body_text, body_html = _render(event, full_context)
     return OutboxEmail(
         recipient=user,
         to_address=address,
         reply_to=notice.reply_to,
         event=event,
-        game=game,
-        subject=subject[:200],
-        body_text=body_text,
-        body_html=body_html,
-        board_svg=notice.board_svg if body_html else "",
+        game=notice.context.get("game"),
+        context=context_dump(notice.context),
+        board_svg=notice.board_svg,
         dedupe_key=notice.dedupe_key,
         digest=profile.email_digest and event in DIGEST_EVENTS,
         next_attempt_at=timezone.now(),
+    )
+
+
+class EmailRenderError(Exception):
+    """An outbox row's email cannot be rendered: an object it refers to is gone, or a
+    template failed."""
+
+
+def outbox_email_render(row: OutboxEmail) -> tuple[str, str, str]:
+    """Subject, text and HTML of ``row``'s email from its stored context, in the recipient's
+    time zone as it is now; EmailRenderError (with the cause) when that fails."""
+    user = row.recipient
+    try:
+        profile = profile_get(user=user)
+        context = {
+            **context_load(row.context or {}),
+            "event": row.event,
+            "recipient": user,
+            "recipient_name": profile.name,
+            "site_url": settings.SITE_URL,
+            "game_url": game_url(row.game_id) if row.game_id else "",
+            "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
+        }
+        with timezone.override(profile.time_zone):
+            subject, body_text, body_html = _render(row.event, context)
+    except Exception as exc:  # a template can raise anything; the row records it
+        raise EmailRenderError(
+            f"could not render the {row.event} email: {type(exc).__name__}: {exc}"
+        ) from exc
+    return subject[:200], body_text, body_html
+
+
+def _needs_render(row: OutboxEmail) -> bool:
+    """A row queued with a context the worker has not rendered yet (rows from before the
+    context existed were rendered when queued)."""
+    return row.context is not None and row.rendered_at is None
+
+
+def _rendered_store(row: OutboxEmail) -> None:
+    """Render ``row`` and keep the text on it, so the admin shows what was sent."""
+    row.subject, row.body_text, row.body_html = outbox_email_render(row)
+    row.rendered_at = timezone.now()
+    OutboxEmail.objects.filter(pk=row.pk).update(
+        subject=row.subject,
+        body_text=row.body_text,
+        body_html=row.body_html,
+        rendered_at=row.rendered_at,
     )
 
 
@@ -238,7 +279,12 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     now = now or timezone.now()
     if not _claim(outbox_id, now):
         return SendOutcome("skipped")
-    row = OutboxEmail.objects.get(pk=outbox_id)
+    row = OutboxEmail.objects.select_related("recipient").get(pk=outbox_id)
+    if _needs_render(row):
+        try:
+            _rendered_store(row)
+        except EmailRenderError as exc:
+            return _record_failure(row, exc, now=timezone.now())
     message = EmailMultiAlternatives(
         subject=row.subject,
         body=row.body_text,
@@ -249,7 +295,7 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
-    if row.board_svg:
+    if row.board_svg and row.body_html:
         _board_image_attach(message, row.board_svg)
     try:
         message.send()
@@ -360,6 +406,8 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
     ]
     if not current:
         return None
+    for item in current:
+        _digest_item_render(item)
     return notify(
         user=user,
         event=Event.DAILY_DIGEST,
@@ -375,6 +423,21 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
         },
         dedupe_key=f"{Event.DAILY_DIGEST}:{user.pk}:{items[-1].pk}",
     )
+
+
+def _digest_item_render(item: OutboxEmail) -> None:
+    """Render a held item (its subject is the digest's line); one that fails keeps the
+    error and is listed by its event's name."""
+    if not _needs_render(item):
+        return
+    try:
+        _rendered_store(item)
+    except EmailRenderError as exc:
+        logger.warning("Digest item %s could not be rendered: %s", item.pk, exc)
+        item.subject = str(Event(item.event).label)
+        OutboxEmail.objects.filter(pk=item.pk).update(
+            subject=item.subject, last_error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
 
 
 def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:

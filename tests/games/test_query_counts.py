@@ -13,10 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from accounts.services import vacation_start
 from games import services
 from games.clock import TimeControl
+from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.games.conftest import API, submit, token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.outbox_unrendered]
 
 _numbers = itertools.count()
 
@@ -102,6 +103,12 @@ TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
 def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     queued: list[int] = []  # the email goes to a worker after the commit, not in the request
     monkeypatch.setattr("notifications.services.enqueue_send", queued.append)
+
+    def no_rendering(name: str, *args: object, **kwargs: object) -> str:
+        raise AssertionError(f"the move request rendered the email template {name}")
+
+    # the worker renders the email; the request only stores its context
+    monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
     game = services.game_start(orange=alice, blue=bob)
     alice_api, bob_api = token_client(alice), token_client(bob)
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
@@ -117,6 +124,9 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     # position and clock the move computed
     assert len(statements) == 12, "\n".join(sql[:120] for sql in statements)
     assert len(queued) == 2  # bob's turn (after alice's move), then alice's
+    row = OutboxEmail.objects.get(pk=queued[-1])
+    assert (row.subject, row.body_text, row.rendered_at) == ("", "", None)
+    assert row.context["ply"] == 2
 
     body = response.json()["game"]
     assert [turn["notation"] for turn in body["moves"]] == ["d5 ESW", "c5 ESW"]

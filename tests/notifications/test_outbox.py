@@ -29,7 +29,13 @@ def queue_turn(user, game, key="your_turn:test"):
     return notify(
         user=user,
         event=OutboxEmail.Event.YOUR_TURN,
-        context={"game": game, "side": "Orange", "opponent_name": "bob"},
+        context={
+            "game": game,
+            "ply": game.ply,
+            "deadline": game.deadline,
+            "side": "Orange",
+            "opponent_name": "bob",
+        },
         dedupe_key=key,
     )
 
@@ -148,8 +154,9 @@ def test_a_row_claimed_by_another_worker_is_not_sent_again(alice, game):
 
 def test_smtp_failure_is_recorded_and_a_later_run_sends_once(alice, game):
     row = queue_turn(alice, game)
-    with time_machine.travel(T0, tick=False), mock.patch(
-        "django.core.mail.EmailMultiAlternatives.send", side_effect=SMTP_DOWN
+    with (
+        time_machine.travel(T0, tick=False),
+        mock.patch("django.core.mail.EmailMultiAlternatives.send", side_effect=SMTP_DOWN),
     ):
         outcome = outbox_email_send(outbox_id=row.pk)
     assert outcome == services.SendOutcome("retry", retry_in=timedelta(minutes=1))
@@ -240,7 +247,9 @@ def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game
     with time_machine.travel(T0 + timedelta(minutes=32), tick=False):
         assert outbox_flush() == [waiting.pk]
     assert sorted(m.to[0] for m in mail.outbox) == [
-        "alice@example.org", "alice@example.org", "bob@example.org"
+        "alice@example.org",
+        "alice@example.org",
+        "bob@example.org",
     ]
     assert set(OutboxEmail.objects.values_list("status", flat=True)) == {"sent"}
 
