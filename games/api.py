@@ -231,8 +231,8 @@ class GameListApi(APIView):
         elif query_flag(params, "mine"):
             games = selectors.game_list_for_player(user=request.user)
         elif params.get("player"):
-            selectors.user_get_by_username(username=params["player"])
-            games = selectors.game_list_public(username=params["player"])
+            player = selectors.user_get_by_username(username=params["player"])
+            games = selectors.game_list_public(player=player)
         else:
             games = selectors.game_list_visible(user=request.user)
         if "status" in params:
