@@ -88,8 +88,12 @@ class CursorPage(_StrictPageSize, CursorPagination):
     any depth; the query keys on the list's first ordering column, which an index serves.
 
     The ordering is the queryset's own (its selector's ``order_by``, field names only),
-    ending in a unique column so every row has one place (docs/API.md, "Paging")."""
+    ending in a unique column so every row has one place (docs/API.md, "Pagination")."""
 
+    cursor_query_description = (
+        "Where the page starts: taken from the next or previous link of the page before; "
+        "left out for the first page."
+    )
     invalid_cursor_message = (
         "The cursor is invalid (changed, cut short or from another list): start again from "
         "the first page, without a cursor, and follow the next links."
