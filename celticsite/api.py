@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.pagination import CursorPagination, PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -31,12 +32,42 @@ class ErrorSerializer(serializers.Serializer):
     errors = serializers.DictField(required=False, help_text="Per-field validation messages.")
 
 
-class Pagination(PageNumberPagination):
-    """``?page=N&page_size=M``: a page_size that is not a whole number from 1 to 100 is
-    refused (400) rather than silently replaced by the default."""
+class _StrictPageSize:
+    """``?page_size=M``: a size that is not a whole number from 1 to 100 is refused (400)
+    rather than silently replaced by the default; the OpenAPI document states the range."""
 
+    page_size: int | None
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_page_size(self, request: Any) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size or 0
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise exceptions.ValidationError(
+                {
+                    self.page_size_query_param: [
+                        f"{quote(raw)} is not a page size: expected a whole number "
+                        f"from 1 to {self.max_page_size}."
+                    ]
+                }
+            )
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)  # type: ignore[misc]
+        for parameter in parameters:
+            if parameter["schema"]["type"] == "integer":
+                parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
+
+
+class Pagination(_StrictPageSize, PageNumberPagination):
+    """``?page=N&page_size=M`` with a total ``count``: for lists that stay small
+    (tournaments, leagues, ladders, challenges, a game's messages; docs/API.md)."""
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         raw = request.query_params.get(self.page_query_param)
@@ -50,28 +81,50 @@ class Pagination(PageNumberPagination):
             )
         return super().paginate_queryset(queryset, request, view)
 
-    def get_page_size(self, request: Any) -> int:
-        raw = request.query_params.get(self.page_size_query_param)
-        if raw is None:
-            return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
-            raise exceptions.ValidationError(
-                {
-                    self.page_size_query_param: [
-                        f"{quote(raw)} is not a page size: expected a whole number "
-                        f"from 1 to {self.max_page_size}."
-                    ]
-                }
-            )
-        return int(raw)
 
-    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
-        parameters = super().get_schema_operation_parameters(view)
-        for parameter in parameters:
-            parameter["schema"]["minimum"] = 1
-            if parameter["name"] == self.page_size_query_param:
-                parameter["schema"]["maximum"] = self.max_page_size
-        return parameters
+class CursorPage(_StrictPageSize, CursorPagination):
+    """``?cursor=...&page_size=M``, following ``next`` and ``previous`` links: for lists
+    that can be large (games, the ranking). No total count, so a page costs the same at
+    any depth; the query keys on the list's first ordering column, which an index serves.
+
+    The ordering is the queryset's own (its selector's ``order_by``, field names only),
+    ending in a unique column so every row has one place (docs/API.md, "Pagination")."""
+
+    cursor_query_description = (
+        "Where the page starts: taken from the next or previous link of the page before; "
+        "left out for the first page."
+    )
+    invalid_cursor_message = (
+        "The cursor is invalid (changed, cut short or from another list): start again from "
+        "the first page, without a cursor, and follow the next links."
+    )
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        if "page" in request.query_params:  # a page-number client would get page 1 forever
+            raise exceptions.ValidationError(
+                {"page": ["This list has no page numbers: follow its next link (a cursor)."]}
+            )
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (DjangoValidationError, ValueError, TypeError):  # a position of the wrong type
+            if request.query_params.get(self.cursor_query_param) is None:
+                raise
+            raise self._invalid() from None
+
+    def decode_cursor(self, request: Any) -> Any:
+        try:
+            return super().decode_cursor(request)
+        except exceptions.NotFound:
+            raise self._invalid() from None
+
+    def _invalid(self) -> DomainError:
+        return DomainError(self.invalid_cursor_message, code="invalid_cursor")
+
+    def get_ordering(self, request: Any, queryset: Any, view: Any) -> tuple[str, ...]:
+        ordering = tuple(queryset.query.order_by)
+        if not ordering or not all(isinstance(field, str) for field in ordering):
+            raise ImproperlyConfigured(f"A cursor list needs an order_by of names: {ordering}.")
+        return ordering
 
 
 def query_flag(params: Any, name: str, *, default: bool = False) -> bool:
@@ -219,6 +272,7 @@ def _resolves(path: str) -> bool:
 
 
 __all__ = [
+    "CursorPage",
     "ErrorSerializer",
     "Pagination",
     "StrictJsonTypes",

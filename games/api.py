@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination, query_flag
+from celticsite.api import CursorPage, ErrorSerializer, Pagination, query_flag
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
@@ -203,14 +203,15 @@ class ChallengeCancelApi(APIView):
 
 class GameListApi(APIView):
     permission_classes = [permissions.AllowAny]
-    pagination_class = Pagination
+    pagination_class = CursorPage
 
     @extend_schema(
         summary="List games",
         description="Without filters: every game you may see (public ones and your own). "
         "`mine=true`: yours; `my_turn=true`: yours waiting for your move, least time left "
         "first; `player=<username>`: that player's public games; `status`: active, finished "
-        "or annulled.",
+        "or annulled. Newest first (`my_turn`: least time left first); follow `next` for "
+        "the following page.",
         parameters=[
             OpenApiParameter("mine", bool),
             OpenApiParameter("my_turn", bool),
@@ -230,8 +231,8 @@ class GameListApi(APIView):
         elif query_flag(params, "mine"):
             games = selectors.game_list_for_player(user=request.user)
         elif params.get("player"):
-            selectors.user_get_by_username(username=params["player"])
-            games = selectors.game_list_public(username=params["player"])
+            player = selectors.user_get_by_username(username=params["player"])
+            games = selectors.game_list_public(player=player)
         else:
             games = selectors.game_list_visible(user=request.user)
         if "status" in params:

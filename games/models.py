@@ -208,9 +208,10 @@ class Game(TimeControlFields):
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["orange", "status"]),
             models.Index(fields=["blue", "status"]),
-            # The game lists' order (newest first), for everyone and for visitors.
-            models.Index(fields=["-created_at"], name="game_newest_first"),
-            models.Index(fields=["public", "-created_at"], name="game_public_newest_first"),
+            # The game lists' order (newest first, selectors.NEWEST_FIRST), for everyone and
+            # for visitors: a cursor page reads its rows from the index, sorting nothing.
+            models.Index(fields=["-created_at", "-id"], name="game_newest_first"),
+            models.Index(fields=["public", "-created_at", "-id"], name="game_public_newest_first"),
         ]
 
     def __str__(self) -> str:

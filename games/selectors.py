@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
 
 from accounts.selectors import (
     profile_get,
@@ -25,6 +26,14 @@ from games.rules import GameRecord, GameState
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
+#: The game lists' order: newest first, the id breaking ties, so that every game has one
+#: place and a cursor page can start after any of them (indexes ``game_newest_first`` ...).
+NEWEST_FIRST = ("-created_at", "-id")
+
+#: Stands in for "no deadline" in the my-turn order: after every real one.
+NEVER = datetime(9999, 12, 31, tzinfo=ZoneInfo("UTC"))
+
+
 def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.select_related("orange__profile", "blue__profile")
 
@@ -34,23 +43,26 @@ def game_list_for_player(*, user: AbstractBaseUser, status: str | None = None) -
     games = Game.objects.filter(Q(orange=user) | Q(blue=user))
     if status:
         games = games.filter(status=status)
-    return _with_players(games)
+    return _with_players(games).order_by(*NEWEST_FIRST)
 
 
 def game_list_my_turn(*, user: AbstractBaseUser) -> QuerySet[Game]:
-    """Games waiting for ``user``'s move, the least time left first (no limit last)."""
+    """Games waiting for ``user``'s move, the least time left first (no limit last). The
+    order is by an annotation, ``deadline_or_never``, so a cursor can key on it."""
     games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
         Q(orange=user, to_move="orange") | Q(blue=user, to_move="blue")
     )
-    return _with_players(games).order_by(F("deadline").asc(nulls_last=True), "pk")
+    games = games.annotate(deadline_or_never=Coalesce("deadline", Value(NEVER)))
+    return _with_players(games).order_by("deadline_or_never", "id")
 
 
-def game_list_public(*, username: str | None = None) -> QuerySet[Game]:
-    """Public games, or the public games of one player."""
+def game_list_public(*, player: AbstractBaseUser | None = None) -> QuerySet[Game]:
+    """Public games, or the public games of one player (by id, so the player's two indexes
+    serve it rather than a scan of every game joined to its players' names)."""
     games = Game.objects.filter(public=True)
-    if username:
-        games = games.filter(Q(orange__username=username) | Q(blue__username=username))
-    return _with_players(games)
+    if player is not None:
+        games = games.filter(Q(orange=player) | Q(blue=player))
+    return _with_players(games).order_by(*NEWEST_FIRST)
 
 
 GAME_VIEWER_PERMISSION = "games.view_game"
@@ -64,7 +76,7 @@ def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
         games = games.filter(public=True)
     elif not (user.is_staff and user.has_perm(GAME_VIEWER_PERMISSION)):
         games = games.filter(Q(public=True) | Q(orange=user) | Q(blue=user))
-    return _with_players(games)
+    return _with_players(games).order_by(*NEWEST_FIRST)
 
 
 def game_get_visible(*, game_id: int, user: AnyUser) -> Game:

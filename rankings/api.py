@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination, query_flag
+from celticsite.api import CursorPage, ErrorSerializer, query_flag
 from celticsite.errors import NotFound
 from rankings import selectors
 from rankings.serializers import (
@@ -47,7 +47,7 @@ def _filters(request: Request) -> dict[str, Any]:
 
 class RankingListApi(APIView):
     permission_classes = [AllowAny]
-    pagination_class = Pagination
+    pagination_class = CursorPage
 
     @extend_schema(
         operation_id="rankings_list",

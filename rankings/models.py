@@ -209,7 +209,8 @@ class RankingPosition(models.Model):
     glicko_rd = models.FloatField(help_text="Glicko-2 RD grown to the ranking's date.")
 
     class Meta:
-        indexes = [models.Index(fields=["position"], name="ranking_position_order")]
+        # The list's order, the player breaking ties (for its cursor pages).
+        indexes = [models.Index(fields=["position", "player"], name="ranking_position_order")]
 
     def __str__(self) -> str:
         return f"{self.player_id}: #{self.rank or '-'}"

@@ -53,30 +53,31 @@ RANKING_COLUMNS = (
     "rank", "previous_rank", "player_id", "player__name", "player__country",
     "player__rating__elo", "player__rating__elo_peak", "player__rating__glicko_rating",
     "glicko_rd", "player__rating__glicko_volatility", "player__rating__games",
-    "player__rating__last_played", "player__user__username",
+    "player__rating__last_played", "player__user__username", "position",
 )  # fmt: skip
 
 
 def ranking_rows(
     *, country: str = "", include_inactive: bool = False, now: datetime | None = None
 ) -> QuerySet[RankingPosition, tuple]:
-    """The stored ranking in list order (see `ranking_list`) as plain rows, ready to
-    paginate; each row becomes an entry with `ranking_entry`. Rebuilds the stored ranking
-    first if it is not the one for today and the current settings."""
+    """The stored ranking in list order (see `ranking_list`) as named rows, ready to
+    paginate (by cursor on ``position``, unique within the stored list); each row becomes
+    an entry with `ranking_entry`. Rebuilds the stored ranking first if it is not the one
+    for today and the current settings."""
     ranking_refresh(now=now)
-    rows = RankingPosition.objects.order_by("position")
+    rows = RankingPosition.objects.order_by("position", "player_id")
     if not include_inactive:
         rows = rows.filter(rank__isnull=False)
     if country:
         rows = rows.filter(player__country=country)
-    return rows.values_list(*RANKING_COLUMNS)
+    return rows.values_list(*RANKING_COLUMNS, named=True)
 
 
 def ranking_entry(row: tuple) -> RankingEntry:
     """One stored ranking row (`RANKING_COLUMNS`) as the list shows it."""
     (
         rank, previous_rank, player_id, name, country, elo, elo_peak, glicko_rating,
-        glicko_rd, glicko_volatility, games, last_played, username,
+        glicko_rd, glicko_volatility, games, last_played, username, _position,
     ) = row  # fmt: skip
     return RankingEntry(
         rank=rank,

@@ -81,10 +81,13 @@ def test_the_rankings_list_is_documented_as_the_page_it_answers(client, document
     listing = document["paths"]["/api/v1/rankings/"]["get"]
     ok = listing["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok == {"$ref": "#/components/schemas/PaginatedRankingEntryOutputList"}
-    assert {"page", "page_size"} <= {p["name"] for p in listing["parameters"]}
+    assert {"cursor", "page_size"} <= {p["name"] for p in listing["parameters"]}
+    assert "page" not in {p["name"] for p in listing["parameters"]}
+    page = document["components"]["schemas"]["PaginatedRankingEntryOutputList"]
+    assert set(page["properties"]) == {"next", "previous", "results"}
 
     body = client.get("/api/v1/rankings/").json()
-    assert body == {"count": 0, "next": None, "previous": None, "results": []}
+    assert body == {"next": None, "previous": None, "results": []}
 
 
 @pytest.mark.parametrize("size", ["abc", "0", "-1", "101", "2.5"])
@@ -113,6 +116,11 @@ def test_a_page_size_within_bounds_is_used(client):
 
 def test_page_parameters_are_documented_with_their_bounds(document):
     parameters = {p["name"]: p for p in document["paths"]["/api/v1/games/"]["get"]["parameters"]}
+    assert parameters["page_size"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100}
+    assert parameters["cursor"]["schema"] == {"type": "string"}
+    assert "page" not in parameters
+    listing = document["paths"]["/api/v1/challenges/"]["get"]["parameters"]
+    parameters = {p["name"]: p for p in listing}
     assert parameters["page_size"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 100}
     assert parameters["page"]["schema"] == {"type": "integer", "minimum": 1}
 

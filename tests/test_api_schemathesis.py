@@ -164,6 +164,9 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/accounts/tokens/"): "a name one of your active tokens has",
     ("POST", "/api/v1/accounts/me/vacation/"): "0 days, or more days than you have left",
     ("GET", "/api/v1/games/{game_id}/positions/{ply}/"): "a ply beyond the game's length",
+    # A cursor is opaque: only one the list gave out (in a next or previous link) is valid.
+    ("GET", "/api/v1/games/"): "a cursor the list did not give out",
+    ("GET", "/api/v1/rankings/"): "a cursor the list did not give out",
     # Text that is only blanks is refused once trimmed; JSON Schema's \s is not Python's.
     ("POST", "/api/v1/games/{game_id}/messages/"): "a body of blanks only",
     ("POST", "/api/v1/games/{game_id}/messages/{message_id}/report/"): "a blank reason",

@@ -122,21 +122,40 @@ def test_the_right_types_are_accepted(alice_api):
         ("mine=1", "mine='1': expected true or false."),
         ("mine=", "mine='': expected true or false."),
         ("my_turn=True", "my_turn='True': expected true or false."),
-        ("page=abc", "page: 'abc' is not a page number: expected a whole number from 1."),
-        ("page=0", "page: '0' is not a page number: expected a whole number from 1."),
-        ("page=", "page: '' is not a page number: expected a whole number from 1."),
     ],
 )
-def test_game_list_flags_and_pages_are_read_strictly(alice_api, query, detail):
+def test_game_list_flags_are_read_strictly(alice_api, query, detail):
     response = alice_api.get(f"/api/v1/games/?{query}")
     assert response.status_code == 400
     assert response.json()["detail"] == detail
 
 
+@pytest.mark.parametrize(
+    ("query", "detail"),
+    [
+        ("page=abc", "page: 'abc' is not a page number: expected a whole number from 1."),
+        ("page=0", "page: '0' is not a page number: expected a whole number from 1."),
+        ("page=", "page: '' is not a page number: expected a whole number from 1."),
+    ],
+)
+def test_challenge_pages_are_read_strictly(alice_api, query, detail):
+    response = alice_api.get(f"/api/v1/challenges/?{query}")
+    assert response.status_code == 400
+    assert response.json()["detail"] == detail
+
+
 def test_a_page_past_the_end_is_a_404(alice_api):
-    response = alice_api.get("/api/v1/games/?page=2")
+    response = alice_api.get("/api/v1/challenges/?page=2")
     assert response.status_code == 404
     assert response.json() == {"code": "not_found", "detail": "Invalid page."}
+
+
+def test_a_page_number_on_a_cursor_list_is_refused(alice_api):
+    response = alice_api.get("/api/v1/games/?page=2")
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        "page: This list has no page numbers: follow its next link (a cursor)."
+    )
 
 
 @pytest.mark.parametrize(

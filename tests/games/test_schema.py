@@ -75,9 +75,13 @@ def test_lists_are_documented_as_pages(schema):
     listing = schema["paths"]["/api/v1/games/"]["get"]
     ok = listing["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok["$ref"] == "#/components/schemas/PaginatedGameSummaryList"
-    assert {"page", "page_size", "mine", "my_turn", "player", "status"} <= {
+    assert {"cursor", "page_size", "mine", "my_turn", "player", "status"} <= {
         p["name"] for p in listing["parameters"]
     }
+    page = schema["components"]["schemas"]["PaginatedGameSummaryList"]
+    assert page["required"] == ["results"]
+    assert set(page["properties"]) == {"next", "previous", "results"}  # no count
+    assert page["properties"]["next"]["nullable"] is True
 
 
 def test_both_authentications_are_declared(schema):

@@ -51,7 +51,7 @@ def _list(client, **params):
 
 def test_list_ranks_active_players_with_rank_changes(api_client, ranking):
     data = _list(api_client)
-    assert data["count"] == 3
+    assert (data["next"], data["previous"]) == (None, None)
     rows = data["results"]
     assert [(r["name"], r["rank"], r["previous_rank"], r["rank_change"]) for r in rows] == [
         ("bob", 1, 2, 1),
@@ -112,8 +112,23 @@ def test_bad_filter_is_a_400(api_client, ranking):
 def test_list_is_paginated(api_client, ranking):
     data = _list(api_client, page_size=2)
     assert [r["name"] for r in data["results"]] == ["bob", "ann"]
-    assert data["next"] is not None
-    assert [r["name"] for r in _list(api_client, page_size=2, page=2)["results"]] == ["cy"]
+    following = api_client.get(data["next"]).json()
+    assert [r["name"] for r in following["results"]] == ["cy"]
+    assert following["next"] is None
+    back = api_client.get(following["previous"]).json()
+    assert [r["name"] for r in back["results"]] == ["bob", "ann"]
+    everyone = _list(api_client, active="false", page_size=2)
+    names = [r["name"] for r in everyone["results"]]
+    while everyone["next"]:  # the filters ride along in the link
+        everyone = api_client.get(everyone["next"]).json()
+        names += [r["name"] for r in everyone["results"]]
+    assert names == ["bob", "ann", "cy", "dee", "eve"]
+
+
+def test_a_malformed_ranking_cursor_is_refused(api_client, ranking):
+    response = api_client.get(reverse("rankings_api:list"), {"cursor": "cD1hYmM="})  # p=abc
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_cursor"
 
 
 def test_glicko_can_order_the_ranking(api_client, ranking, settings):
