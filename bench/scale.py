@@ -43,25 +43,34 @@ def main() -> None:
 
     django.setup()
     from django.contrib.auth.models import User
-    from django.core.management import call_command
 
     now = datetime.now(UTC)
     if args.reuse:
         measure(list(User.objects.order_by("pk")[:1]), now=now)
         return
+    users = seed(
+        players=args.players, finished=args.finished, running=args.running, seed=args.seed, now=now
+    )
+    measure(users, now=now)
+
+
+def seed(*, players: int, finished: int, running: int, seed: int, now: datetime) -> list[Any]:
+    """Migrate, flush and seed the database (see the module docstring); the users, by pk."""
+    from django.core.management import call_command
+
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     began = time.perf_counter()
-    users = seed_players(args.players)
-    seed_results(rng, users, args.finished, today=now.date())
-    seed_running_games(rng, users, args.running, now=now)
+    users = seed_players(players)
+    seed_results(rng, users, finished, today=now.date())
+    seed_running_games(rng, users, running, now=now)
     seed_vacations(rng, users, now=now)
-    print(f"seeded {args.players} players, {args.finished} results, {args.running} running games")
+    print(f"seeded {players} players, {finished} results, {running} running games")
     print(
         f"seeding took {time.perf_counter() - began:.1f} s; load average {os.getloadavg()[0]:.1f}"
     )
-    measure(users, now=now)
+    return users
 
 
 def seed_players(count: int) -> list[Any]:
@@ -155,26 +164,36 @@ def _timed(action: Callable[[], Any], runs: int = 5) -> tuple[float, int]:
     return statistics.median(timings), len(captured)
 
 
+def beat_measure(*, now: datetime) -> list[tuple[str, float, int]]:
+    """The beat tasks at this size: (what, median seconds, queries of one run)."""
+    from games.timeouts import game_timeouts_decide
+    from notifications.events import deadline_reminders_queue
+    from rankings.services import ranking_refresh
+
+    began = time.perf_counter()
+    first = deadline_reminders_queue(now=now)
+    return [
+        (f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, 0),
+        (
+            "reminders, steady run (nothing due)",
+            *_timed(lambda: deadline_reminders_queue(now=now)),
+        ),
+        ("timeouts, nothing overdue", *_timed(lambda: game_timeouts_decide(now=now))),
+        ("ranking rebuild (daily)", *_timed(lambda: ranking_refresh(force=True), runs=1)),
+    ]
+
+
 def measure(users: list[Any], *, now: datetime) -> None:
     from django.test import Client
 
-    from games.timeouts import game_timeouts_decide
-    from notifications.events import deadline_reminders_queue
     from rankings.models import RankingPosition
-    from rankings.services import ranking_refresh
 
     def report(name: str, seconds: float, queries: int) -> None:
         print(f"{name}: {seconds * 1000:,.0f} ms, {queries} queries")
 
     print(f"load average {os.getloadavg()[0]:.1f} before measuring")
-    began = time.perf_counter()
-    first = deadline_reminders_queue(now=now)
-    report(f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, 0)
-    report(
-        "reminders, steady run (nothing due)", *_timed(lambda: deadline_reminders_queue(now=now))
-    )
-    report("timeouts, nothing overdue", *_timed(lambda: game_timeouts_decide(now=now)))
-    report("ranking rebuild (daily)", *_timed(lambda: ranking_refresh(force=True), runs=1))
+    for row in beat_measure(now=now):
+        report(*row)
 
     client = Client()
     client.force_login(users[0])
