@@ -35,6 +35,7 @@ import os
 import platform
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -95,10 +96,13 @@ def report_table(results: Sequence[Result]) -> str:
         base = baseline.get(r.clients)
         ratio = r.rate / base if base else math.nan
         target = TARGETS.get(r.endpoint)
-        met = "" if target is None else f"≥ {target} ({'met' if ratio >= target else 'not met'})"
+        met = ""
+        if target is not None:
+            met = f"≥ {target} ({'met' if ratio >= target else 'not met'})"
+        shown = "—" if math.isnan(ratio) else f"{ratio:.2f}"
         lines.append(
             f"| {r.endpoint} | {r.clients} | {r.rate:,.1f} | {_ms(percentile(r.latencies, 0.5))} "
-            f"| {_ms(percentile(r.latencies, 0.99))} | {r.errors} | {ratio:.2f} | {met} |"
+            f"| {_ms(percentile(r.latencies, 0.99))} | {r.errors} | {shown} | {met} |"
         )
     return "\n".join(lines)
 
@@ -326,6 +330,25 @@ def _play_some(game_id: int, *, users: tuple[Any, Any], rng: random.Random, plie
         state.apply(move)
 
 
+def database_ensure(url: str, *, reuse: bool) -> None:
+    """Create the database `url` names if it does not exist (it must, to be reused)."""
+    import dj_database_url
+    import psycopg
+    from psycopg import sql
+
+    config = dj_database_url.parse(url)
+    name = config["NAME"]
+    params = {"host": config["HOST"], "port": config["PORT"] or 5432, "user": config["USER"]}
+    with psycopg.connect(dbname="postgres", autocommit=True, **params) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if found.fetchone():
+            return
+        if reuse:
+            raise SystemExit(f"database {name!r} does not exist: run once without --reuse")
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        print(f"created database {name}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -345,6 +368,8 @@ def server_start(*, database_url: str, redis_url: str, workers: int, port: int) 
         "API_THROTTLE_USER": "1000000/minute",
         "API_THROTTLE_MOVES": "1000000/minute",
     }
+    root = Path(__file__).resolve().parent.parent
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     process = subprocess.Popen(
         [
@@ -356,6 +381,8 @@ def server_start(*, database_url: str, redis_url: str, workers: int, port: int) 
             f"127.0.0.1:{port}",
             "--log-level",
             "warning",
+            "--chdir",
+            str(root),
         ],
         env=env,
     )
@@ -431,7 +458,10 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.clients) < 1 or args.duration <= 0:
         parser.error("--clients must be at least 1 and --duration more than 0")
+    # stopped with a signal, still stop the server (the finally clause below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     load_start = load_average()
+    database_ensure(args.database_url, reuse=args.reuse)
     os.environ["DATABASE_URL"] = args.database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
     import django
