@@ -165,8 +165,8 @@ def _timed(action: Callable[[], Any], runs: int = 5) -> tuple[float, int]:
     return statistics.median(timings), len(captured)
 
 
-def beat_measure(*, now: datetime) -> list[tuple[str, float, int]]:
-    """The beat tasks at this size: (what, median seconds, queries of one run)."""
+def beat_measure(*, now: datetime) -> list[tuple[str, float, int | None]]:
+    """The beat tasks at this size: (what, median seconds, queries of one run or None)."""
     from games.timeouts import game_timeouts_decide
     from notifications.events import deadline_reminders_queue
     from rankings.services import ranking_refresh
@@ -174,7 +174,7 @@ def beat_measure(*, now: datetime) -> list[tuple[str, float, int]]:
     began = time.perf_counter()
     first = deadline_reminders_queue(now=now)
     return [
-        (f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, 0),
+        (f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, None),
         (
             "reminders, steady run (nothing due)",
             *_timed(lambda: deadline_reminders_queue(now=now)),
@@ -189,8 +189,9 @@ def measure(users: list[Any], *, now: datetime) -> None:
 
     from rankings.models import RankingPosition
 
-    def report(name: str, seconds: float, queries: int) -> None:
-        print(f"{name}: {seconds * 1000:,.0f} ms, {queries} queries")
+    def report(name: str, seconds: float, queries: int | None) -> None:
+        counted = "" if queries is None else f", {queries} queries"
+        print(f"{name}: {seconds * 1000:,.0f} ms{counted}")
 
     print(f"load average {os.getloadavg()[0]:.1f} before measuring")
     for row in beat_measure(now=now):

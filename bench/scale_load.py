@@ -409,25 +409,32 @@ def postgres_version() -> str:
 
 def section(
     results: Sequence[Result],
-    beat: Sequence[tuple[str, float, int]],
+    beat: Sequence[tuple[str, float, int | None]],
     *,
     args: argparse.Namespace,
     machine: dict[str, str],
 ) -> str:
-    beat_rows = "\n".join(f"| {n} | {s * 1000:,.0f} ms | {q} |" for n, s, q in beat)
+    beat_rows = "\n".join(
+        f"| {n} | {s * 1000:,.0f} ms | {'—' if q is None else q} |" for n, s, q in beat
+    )
     return f"""## {SECTION}
 
-Command: `make bench-scale` (`.venv/bin/python -m bench.scale_load --write`): the database
-of "Scale" ({args.players:,} players, {args.finished:,} rated results, {args.running:,} running
-games, seed {args.seed}), served by gunicorn ({args.workers} sync workers, DEBUG off, Redis
-cache and broker, throttles raised out of the way) on the same machine as the clients and
-PostgreSQL. Each endpoint runs alone for {args.duration:g} s at each concurrency; a client
-sends its next request when the last one is answered (httpx, one keep-alive connection each).
-The move clients play random legal moves (chosen with the rules engine) in games of their own;
-an error is any answer but 200 (201 for a move). Written by the command itself.
+Command: `make bench-scale` (`.venv/bin/python -m bench.scale_load --write`).
+Data: the database of "Scale" ({args.players:,} players, {args.finished:,} rated results,
+{args.running:,} running games, seed {args.seed}).
+Server: gunicorn, {args.workers} sync workers, DEBUG off, Redis for cache and broker,
+throttles raised out of the way, on the same machine as PostgreSQL and the clients (whose
+CPU use is part of the machine's load).
+Load: each endpoint alone for {args.duration:g} s at each concurrency; a client sends its next
+request when the last one is answered (httpx, one keep-alive connection each). The endpoints:
+`/api/v1/accounts/me/` (the baseline), a game with 12 moves, `/api/v1/games/?mine=true`
+(first page), a move (`POST .../moves/`: each client plays random legal moves, chosen with
+the rules engine, in games of its own), `/api/v1/rankings/?page=<middle>` and
+`/api/v1/rankings/players/<id>/`. An error is any answer but 200 (201 for a move).
+Written by the command itself.
 
 Machine: {machine["cpu"]}; {machine["python"]}; PostgreSQL {machine["postgres"]};
-load average {machine["load_start"]} at the start, {machine["load_end"]} at the end.
+load average (1/5/15 min) {machine["load_start"]} at the start, {machine["load_end"]} at the end.
 
 {report_table(results)}
 
@@ -483,7 +490,7 @@ def main() -> None:
         )
     beat = scale.beat_measure(now=now)
     for name, seconds, queries in beat:
-        print(f"{name}: {seconds * 1000:,.0f} ms, {queries} queries", flush=True)
+        print(f"{name}: {seconds * 1000:,.0f} ms, queries: {queries}", flush=True)
     # a client plays at most about 100 moves a second; a game lasts about 18 plies
     plan = plan_make(
         clients=max(args.clients), games_per_client=int(args.duration * 6) + 4, seed=args.seed
