@@ -46,6 +46,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.ratings import _cpu
 from games.rules.notation import Move
 from games.rules.state import GameState
 
@@ -510,7 +511,7 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=30)
     machine = {
-        "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores (nproc)",
+        "cpu": f"{_cpu()}, {os.cpu_count()} cores (nproc)",
         "python": f"CPython {platform.python_version()} on {platform.system()}",
         "postgres": postgres,
         "load_start": load_start,
