@@ -491,7 +491,8 @@ def main() -> None:
         )
     beat = scale.beat_measure(now=now)
     for name, seconds, queries in beat:
-        print(f"{name}: {seconds * 1000:,.0f} ms, queries: {queries}", flush=True)
+        counted = "" if queries is None else f", {queries} queries"
+        print(f"{name}: {seconds * 1000:,.0f} ms{counted}", flush=True)
     # a client plays at most about 100 moves a second; a game lasts about 18 plies
     plan = plan_make(
         clients=max(args.clients), games_per_client=int(args.duration * 6) + 4, seed=args.seed
