@@ -26,9 +26,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", required=True, help="a disposable database")
+def size_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say how much to seed, and --reuse to seed nothing."""
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--finished", type=int, default=120_000)
     parser.add_argument("--running", type=int, default=50_000)
@@ -36,6 +35,12 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="measure a database seeded by an earlier run"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", required=True, help="a disposable database")
+    size_arguments(parser)
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = args.database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")

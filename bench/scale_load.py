@@ -46,6 +46,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench import scale
 from bench.ratings import _cpu
 from games.rules.notation import Move
 from games.rules.state import GameState
@@ -454,11 +455,7 @@ def load_average() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=DEFAULT_URL, help="a disposable database")
-    parser.add_argument("--players", type=int, default=10_000)
-    parser.add_argument("--finished", type=int, default=120_000)
-    parser.add_argument("--running", type=int, default=50_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--reuse", action="store_true", help="skip seeding: reuse the database")
+    scale.size_arguments(parser)
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per measurement")
     parser.add_argument("--workers", type=int, default=4)
@@ -477,8 +474,6 @@ def main() -> None:
     django.setup()
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from django.db import connections
-
-    from bench import scale
 
     now = datetime.now(UTC)
     if not args.reuse:
