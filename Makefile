@@ -14,7 +14,7 @@ VAR_DIR := $(or $(CELTIC_VAR_DIR),var)
 # follows them unless SITE_URL is set).
 SITE_ENV := CELTIC_HOST=$(HOST) CELTIC_PORT=$(PORT)
 
-.PHONY: run test install lint typecheck bench migrate worker clean
+.PHONY: run test install lint typecheck bench bench-scale migrate worker clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,14 @@ bench: install
 	$(BIN)/python -m bench.inbound
 	$(BIN)/python -m bench.swiss --sizes 50 200
 	$(BIN)/python -m bench.tournaments
+
+## make bench-scale: seed a disposable PostgreSQL database to a federation's size, serve it
+## with gunicorn (4 workers) and measure the API at 1, 8 and 32 concurrent clients (see
+## bench/README.md). SCALE_DB, SCALE_ARGS (e.g. "--reuse --duration 5 --players 2000").
+SCALE_DB ?= postgres://postgres@127.0.0.1:5432/celtic_scale
+SCALE_ARGS ?=
+bench-scale: install
+	$(BIN)/python -m bench.scale_load --database-url $(SCALE_DB) $(SCALE_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -26,9 +26,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", required=True, help="a disposable database")
+def size_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say how much to seed, and --reuse to seed nothing."""
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--finished", type=int, default=120_000)
     parser.add_argument("--running", type=int, default=50_000)
@@ -36,6 +35,12 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="measure a database seeded by an earlier run"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", required=True, help="a disposable database")
+    size_arguments(parser)
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = args.database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
@@ -43,25 +48,34 @@ def main() -> None:
 
     django.setup()
     from django.contrib.auth.models import User
-    from django.core.management import call_command
 
     now = datetime.now(UTC)
     if args.reuse:
         measure(list(User.objects.order_by("pk")[:1]), now=now)
         return
+    users = seed(
+        players=args.players, finished=args.finished, running=args.running, seed=args.seed, now=now
+    )
+    measure(users, now=now)
+
+
+def seed(*, players: int, finished: int, running: int, seed: int, now: datetime) -> list[Any]:
+    """Migrate, flush and seed the database (see the module docstring); the users, by pk."""
+    from django.core.management import call_command
+
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     began = time.perf_counter()
-    users = seed_players(args.players)
-    seed_results(rng, users, args.finished, today=now.date())
-    seed_running_games(rng, users, args.running, now=now)
+    users = seed_players(players)
+    seed_results(rng, users, finished, today=now.date())
+    seed_running_games(rng, users, running, now=now)
     seed_vacations(rng, users, now=now)
-    print(f"seeded {args.players} players, {args.finished} results, {args.running} running games")
+    print(f"seeded {players} players, {finished} results, {running} running games")
     print(
         f"seeding took {time.perf_counter() - began:.1f} s; load average {os.getloadavg()[0]:.1f}"
     )
-    measure(users, now=now)
+    return users
 
 
 def seed_players(count: int) -> list[Any]:
@@ -143,11 +157,12 @@ def seed_vacations(rng: random.Random, users: list[Any], *, now: datetime) -> No
 
 def _timed(action: Callable[[], Any], runs: int = 5) -> tuple[float, int]:
     """Median seconds of `runs` runs and the queries of the last one."""
-    from django.db import connection
+    from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
     timings = []
     for _ in range(runs):
+        reset_queries()  # a full query log (DEBUG keeps the last 9,000) would count nothing
         with CaptureQueriesContext(connection) as captured:
             began = time.perf_counter()
             action()
@@ -155,26 +170,37 @@ def _timed(action: Callable[[], Any], runs: int = 5) -> tuple[float, int]:
     return statistics.median(timings), len(captured)
 
 
+def beat_measure(*, now: datetime) -> list[tuple[str, float, int | None]]:
+    """The beat tasks at this size: (what, median seconds, queries of one run or None)."""
+    from games.timeouts import game_timeouts_decide
+    from notifications.events import deadline_reminders_queue
+    from rankings.services import ranking_refresh
+
+    began = time.perf_counter()
+    first = deadline_reminders_queue(now=now)
+    return [
+        (f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, None),
+        (
+            "reminders, steady run (nothing due)",
+            *_timed(lambda: deadline_reminders_queue(now=now)),
+        ),
+        ("timeouts, nothing overdue", *_timed(lambda: game_timeouts_decide(now=now))),
+        ("ranking rebuild (daily)", *_timed(lambda: ranking_refresh(force=True), runs=1)),
+    ]
+
+
 def measure(users: list[Any], *, now: datetime) -> None:
     from django.test import Client
 
-    from games.timeouts import game_timeouts_decide
-    from notifications.events import deadline_reminders_queue
     from rankings.models import RankingPosition
-    from rankings.services import ranking_refresh
 
-    def report(name: str, seconds: float, queries: int) -> None:
-        print(f"{name}: {seconds * 1000:,.0f} ms, {queries} queries")
+    def report(name: str, seconds: float, queries: int | None) -> None:
+        counted = "" if queries is None else f", {queries} queries"
+        print(f"{name}: {seconds * 1000:,.0f} ms{counted}")
 
     print(f"load average {os.getloadavg()[0]:.1f} before measuring")
-    began = time.perf_counter()
-    first = deadline_reminders_queue(now=now)
-    report(f"reminders, first run ({len(first)} sent)", time.perf_counter() - began, 0)
-    report(
-        "reminders, steady run (nothing due)", *_timed(lambda: deadline_reminders_queue(now=now))
-    )
-    report("timeouts, nothing overdue", *_timed(lambda: game_timeouts_decide(now=now)))
-    report("ranking rebuild (daily)", *_timed(lambda: ranking_refresh(force=True), runs=1))
+    for row in beat_measure(now=now):
+        report(*row)
 
     client = Client()
     client.force_login(users[0])

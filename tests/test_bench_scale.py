@@ -1,0 +1,89 @@
+"""The load benchmark's pure parts (`bench/scale_load.py`): statistics, the report, the
+section it writes and the move clients' bookkeeping. No server, no timings."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.scale_load import (
+    BASELINE,
+    Mover,
+    Result,
+    move_choose,
+    percentile,
+    report_table,
+    write_section,
+)
+from games.rules.state import GameState, random_playout
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    values = [0.5, 0.1, 0.4, 0.2, 0.3]
+    assert percentile(values, 0.5) == 0.3
+    assert percentile(values, 0.99) == 0.5
+    assert percentile(values, 0.2) == 0.1
+    assert percentile(list(range(1, 101)), 0.99) == 99
+    assert math.isnan(percentile([], 0.5))
+
+
+@pytest.mark.parametrize("fraction", [0, -0.1, 1.5])
+def test_percentile_refuses_a_fraction_outside_0_to_1(fraction: float) -> None:
+    with pytest.raises(ValueError, match="expected more than 0 and at most 1"):
+        percentile([1.0], fraction)
+
+
+def test_report_gives_rates_latencies_errors_and_the_ratio_to_the_baseline() -> None:
+    results = [
+        Result(BASELINE, 8, seconds=2.0, latencies=[0.01] * 200),
+        Result("ranking list", 8, seconds=2.0, latencies=[0.02] * 80 + [0.5], errors=3),
+        Result("move", 8, seconds=2.0, latencies=[0.05] * 120),
+        Result("my games", 1, seconds=1.0),
+    ]
+    lines = report_table(results).splitlines()
+    assert lines[2] == "| me (baseline) | 8 | 100.0 | 10 ms | 10 ms | 0 | 1.00 |  |"
+    assert lines[3] == "| ranking list | 8 | 40.5 | 20 ms | 500 ms | 3 | 0.41 | ≥ 0.5 (not met) |"
+    assert lines[4] == "| move | 8 | 60.0 | 50 ms | 50 ms | 0 | 0.60 | ≥ 0.5 (met) |"
+    # no baseline at that concurrency and no answers: no ratio, no latencies
+    assert lines[5] == "| my games | 1 | 0.0 | — | — | 0 | — |  |"
+
+
+def test_move_choice_is_legal_and_refused_once_the_game_is_over() -> None:
+    rng = random.Random(3)
+    state = GameState.new()
+    for _ in range(6):
+        move = move_choose(state, rng)
+        assert move in state.legal_moves()
+        state.apply(move)
+    over = random_playout(GameState.new(), random.Random(1))
+    with pytest.raises(ValueError, match="the game is over"):
+        move_choose(over, rng)
+
+
+def test_a_mover_plays_as_the_side_to_move_and_moves_on_when_a_game_ends() -> None:
+    mover = Mover(tokens={"orange": "O", "blue": "B"}, games=[7, 8], rng=random.Random(2))
+    game, token, body = mover.next_move() or (0, "", {})
+    assert (game, token, body["ply"]) == (7, "O", 0)
+    mover.played(body["move"])
+    game, token, body = mover.next_move() or (0, "", {})
+    assert (game, token, body["ply"]) == (7, "B", 1)
+    while not mover.state.is_over():
+        mover.played(str(move_choose(mover.state, mover.rng)))
+    game, token, body = mover.next_move() or (0, "", {})
+    assert (game, token, body["ply"]) == (8, "O", 0)
+    mover.lost()
+    assert mover.next_move() is None
+
+
+def test_the_section_goes_after_scale_and_is_replaced_on_the_next_run(tmp_path: Path) -> None:
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# Benchmarks\n\n## Scale\n\nold scale\n\n## Other\n\nkept\n", encoding="utf-8")
+    write_section("## Scale under load\n\nfirst\n", doc)
+    write_section("## Scale under load\n\nsecond\n", doc)
+    assert doc.read_text(encoding="utf-8") == (
+        "# Benchmarks\n\n## Scale\n\nold scale\n\n## Scale under load\n\nsecond\n\n"
+        "## Other\n\nkept\n"
+    )
