@@ -37,6 +37,19 @@ def size_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def ranking_page_at(position: int) -> str:
+    """The ranking list's URL of the page that starts after ``position``: the cursor a
+    ``next`` link would carry there, encoded by the list's own paginator."""
+    from rest_framework.pagination import Cursor
+
+    from celticsite.api import CursorPage
+
+    pager = CursorPage()
+    pager.base_url = "/api/v1/rankings/"
+    url: str = pager.encode_cursor(Cursor(offset=0, reverse=False, position=str(position)))
+    return url
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", required=True, help="a disposable database")
@@ -207,10 +220,10 @@ def measure(users: list[Any], *, now: datetime) -> None:
     ranked = RankingPosition.objects.order_by("position").values_list("player_id", flat=True)
     listed = ranked.count()
     player = ranked[min(500, listed - 1)]
-    middle = max(1, listed // 25 // 2)  # a page in the middle of the API list (25 a page)
+    middle = ranking_page_at(listed // 2)  # a page in the middle of the API list
     for name, url in [
         ("GET /api/v1/accounts/me/ (baseline)", "/api/v1/accounts/me/"),
-        (f"GET /api/v1/rankings/?page={middle}", f"/api/v1/rankings/?page={middle}"),
+        ("GET /api/v1/rankings/?cursor=<the middle>", middle),
         ("GET /api/v1/rankings/export.csv", "/api/v1/rankings/export.csv"),
         ("GET /api/v1/rankings/players/<id>/", f"/api/v1/rankings/players/{player}/"),
         ("GET /rankings/ (page 1 of the list)", "/rankings/"),

@@ -18,7 +18,7 @@ connection. Each endpoint runs alone at each concurrency for `--duration` second
 - `POST /api/v1/games/<id>/moves/`: every client owns two seeded players and games between
   them, follows them with the rules engine and plays a random legal move as whoever is to
   move, so no two clients touch the same game;
-- `GET /api/v1/rankings/?page=<middle>` and `GET /api/v1/rankings/players/<id>/`.
+- `GET /api/v1/rankings/?cursor=<the middle>` and `GET /api/v1/rankings/players/<id>/`.
 
 Prints a Markdown table (requests/s, p50 and p99 latency, errors, throughput as a multiple of
 the baseline's at the same concurrency); `--write` puts it into the "Scale under load" section
@@ -179,7 +179,7 @@ class Plan:
 
     tokens: list[str]
     game: int
-    rank_page: int
+    rank_page: str  # the URL of a page in the middle of the ranking list
     ranked_players: list[int]
     movers: list[Mover]
 
@@ -219,7 +219,7 @@ def requests_for(plan: Plan) -> list[tuple[str, Request]]:
         ("game detail", get(lambda i: f"/api/v1/games/{plan.game}/")),
         ("my games", get(lambda i: "/api/v1/games/?mine=true")),
         ("move", move),
-        ("ranking list", get(lambda i: f"/api/v1/rankings/?page={plan.rank_page}")),
+        ("ranking list", get(lambda i: plan.rank_page)),
         ("ranking player", get(lambda i: f"/api/v1/rankings/players/{players[i % len(players)]}/")),
     ]
 
@@ -313,7 +313,7 @@ def plan_make(*, clients: int, games_per_client: int, seed: int) -> Plan:
     return Plan(
         tokens=[keys[u.pk] for u in users[: 2 * clients : 2]],
         game=shown.pk,
-        rank_page=max(1, len(ranked) // 25 // 2),
+        rank_page=scale.ranking_page_at(len(ranked) // 2),
         ranked_players=ranked[500 : 500 + clients] or ranked[:clients],
         movers=movers,
     )
@@ -431,7 +431,7 @@ Load: each endpoint alone for {args.duration:g} s at each concurrency; a client 
 request when the last one is answered (httpx, one keep-alive connection each). The endpoints:
 `/api/v1/accounts/me/` (the baseline), a game with 12 moves, `/api/v1/games/?mine=true`
 (first page), a move (`POST .../moves/`: each client plays random legal moves, chosen with
-the rules engine, in games of its own), `/api/v1/rankings/?page=<middle>` and
+the rules engine, in games of its own), `/api/v1/rankings/?cursor=<the middle>` and
 `/api/v1/rankings/players/<id>/`. An error is any answer but 200 (201 for a move).
 Written by the command itself.
 
