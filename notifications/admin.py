@@ -2,7 +2,11 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from notifications.models import InboundEmail, OutboxEmail
-from notifications.services import EmailRenderError, outbox_email_render
+from notifications.services import (
+    EmailRenderError,
+    outbox_email_render,
+    outbox_email_unrendered,
+)
 
 
 @admin.register(OutboxEmail)
@@ -30,7 +34,7 @@ class OutboxEmailAdmin(admin.ModelAdmin):
     def preview(self, obj: OutboxEmail) -> str:
         """A row the worker has not rendered yet, rendered now from its context (nothing is
         stored); rendered rows show their subject and bodies above."""
-        if obj.pk is None or obj.context is None or obj.rendered_at is not None:
+        if obj.pk is None or not outbox_email_unrendered(obj):
             return "—"
         try:
             subject, body_text, _ = outbox_email_render(obj)

@@ -222,7 +222,7 @@ def outbox_email_render(row: OutboxEmail) -> tuple[str, str, str]:
     return subject[:200], body_text, body_html
 
 
-def _needs_render(row: OutboxEmail) -> bool:
+def outbox_email_unrendered(row: OutboxEmail) -> bool:
     """A row queued with a context the worker has not rendered yet (rows from before the
     context existed were rendered when queued)."""
     return row.context is not None and row.rendered_at is None
@@ -280,7 +280,7 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     if not _claim(outbox_id, now):
         return SendOutcome("skipped")
     row = OutboxEmail.objects.select_related("recipient").get(pk=outbox_id)
-    if _needs_render(row):
+    if outbox_email_unrendered(row):
         try:
             _rendered_store(row)
         except EmailRenderError as exc:
@@ -428,7 +428,7 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
 def _digest_item_render(item: OutboxEmail) -> None:
     """Render a held item (its subject is the digest's line); one that fails keeps the
     error and is listed by its event's name."""
-    if not _needs_render(item):
+    if not outbox_email_unrendered(item):
         return
     try:
         _rendered_store(item)

@@ -98,11 +98,10 @@ class DutchPairer:
     def _settle_bye(self) -> None:
         """Is any legal pairing possible, and what score takes the bye? A quick witness
         answers the usual case; otherwise a first matching over every pair decides."""
-        if self.shortcut and self._settle_quickly():
-            return
-        self._settle_fully()
+        if not (self.shortcut and self._settle_quickly()):
+            self._settle_fully()
+            self.tail_loaded = True
         self.tail_bye = self.bye
-        self.tail_loaded = True
 
     def _settle_quickly(self) -> bool:
         """With an even field, any complete pairing proves C4. With an odd one, a complete
@@ -123,7 +122,6 @@ class DutchPairer:
         if complete_pairing(order, self.fits, sitters=sitters) is None:
             return False
         self.bye = _bye_info(self.players, None, lowest)
-        self.tail_bye = self.bye
         return True
 
     def _settle_fully(self) -> None:
@@ -195,8 +193,9 @@ class DutchPairer:
             gain = (weight << bits) + bonus.get((a, b), 0) - top
             if gain > 0:
                 edges[a, b] = gain
-        mate = dict(enumerate(self.graph.partners()))
-        mate.update(self.graph.solve_part(members, edges))
+        mate = self.graph.partners()
+        for v, member_mate in self.graph.solve_part(members, edges).items():
+            mate[v] = member_mate
         floaters = [v for v in members if mate[v] == v]
         sitters = [v for v in reversed(tail) if bye_candidate(self.players[v], self.tail_bye)]
         completion = complete_pairing(floaters + tail, self.fits, sitters=sitters, apart=floaters)
@@ -204,7 +203,7 @@ class DutchPairer:
             return None
         for v, partner in completion.items():
             mate[v] = v if partner is None else partner
-        return [mate[v] for v in range(len(self.players))]
+        return mate
 
     def _load_tail(self) -> None:
         """Put the tail's edges into the graph, as the first matching would have left them."""
