@@ -289,7 +289,8 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         return idempotent(request, lambda: self._play(request, game_id))
 
     def _play(self, request: Request, game_id: int) -> Response:
-        selectors.game_get_visible(game_id=game_id, user=request.user)
+        # no separate visibility read: the move's own read of the game answers 404 for a
+        # game the user may not see
         data = _valid(s.MoveInputSerializer, request)
         outcome = services.move_submit(
             game_id=game_id, user=request.user, expected_ply=data["ply"], notation=data["move"]

@@ -348,7 +348,10 @@ def _require_active(game: Game) -> None:
 
 
 def _require_player(game: Game, user: User) -> str:
+    """``user``'s side; a private game looks absent to outsiders, as on its page."""
     side = game.player_side(user)
+    if side is None and not selectors.game_is_visible(game=game, user=user):
+        raise errors.GameNotFound(f"There is no game #{game.pk}.")
     if side is None:
         raise errors.NotAPlayer(f"You are not a player in game #{game.pk}.")
     return side
@@ -399,7 +402,7 @@ def move_submit(
     if game.is_active:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now)
     if game.is_active:
-        notification_events.on_turn(game, state=state)
+        notification_events.on_turn(game)
     else:
         notification_events.on_game_finished(game)
     mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)

@@ -37,11 +37,13 @@ class OutboxEmailAdmin(admin.ModelAdmin):
         if obj.pk is None or not outbox_email_unrendered(obj):
             return "—"
         try:
-            subject, body_text, _ = outbox_email_render(obj)
+            rendered = outbox_email_render(obj)
         except EmailRenderError as exc:
             return f"Cannot be rendered: {exc}"
         return format_html(
-            "<strong>{}</strong><pre style='white-space: pre-wrap'>{}</pre>", subject, body_text
+            "<strong>{}</strong><pre style='white-space: pre-wrap'>{}</pre>",
+            rendered.subject,
+            rendered.body_text,
         )
 
 

@@ -21,22 +21,17 @@ from django.urls import reverse
 from accounts.models import Profile, default_reminder_hours
 from accounts.selectors import profile_get, vacation_intervals_by_user
 from accounts.validators import MAX_REMINDER_HOURS
-from games.board_svg import board_svg, knot_strand_colours
 from games.clock import Interval, Pauses, running_time, running_time_at_least
-from games.engine import position_data
 from games.models import Challenge, Game, GameMessage, Side
-from games.rules import GameState
-from games.rules.notation import Forfeit, Move
-from games.rules.render import last_placed, render_state
-from games.rules.tiles import PLAYERS, Colour
 from games.selectors import game_clock, game_position, termination_text
 from notifications.models import OutboxEmail
+from notifications.position import POSITION_PLY
 from notifications.reply_tokens import (
     challenge_reply_token_make,
     reply_address,
     reply_token_make,
 )
-from notifications.services import BOARD_CID, Notice, notify, notify_many
+from notifications.services import Notice, notify, notify_many
 from rankings.selectors import rating_change_for_game
 
 Event = OutboxEmail.Event
@@ -62,10 +57,9 @@ def _game_context(game: Game, user: Any) -> dict[str, Any]:
     }
 
 
-def on_turn(game: Game, *, state: GameState | None = None) -> None:
-    """It is someone's turn in an active game (after a move, or a game start). ``state``:
-    the position, when the caller has it already (saves reading the moves again)."""
-    notice = _turn_notice(game, state=state)
+def on_turn(game: Game) -> None:
+    """It is someone's turn in an active game (after a move, or a game start)."""
+    notice = _turn_notice(game)
     if notice is not None:
         notify(**vars(notice))
 
@@ -76,13 +70,15 @@ def on_turns(games: Sequence[Game]) -> None:
     notify_many(notices=[n for n in map(_turn_notice, games) if n is not None])
 
 
-def _turn_notice(game: Game, *, state: GameState | None = None) -> Notice | None:
+def _turn_notice(game: Game) -> Notice | None:
+    """The your-turn email of the player to move. The worker draws the position (the
+    context says at which ply, see ``notifications.position``), so the request reads no
+    moves and draws nothing."""
     if not game.is_active or not game.to_move:
         return None
     user = game.player(game.to_move)
     context = _game_context(game, user)
-    state = state if state is not None else game_position(game=game)
-    context.update(position_context(game, state=state, user=user))
+    context[POSITION_PLY] = game.ply
     # A turn's email goes out as the turn starts: the running time left is the whole bank
     # (the deadline is the bank's end, pauses skipped), so no clock needs reading.
     context["time_left"] = game.time_left(game.to_move)
@@ -93,75 +89,7 @@ def _turn_notice(game: Game, *, state: GameState | None = None) -> Notice | None
         context=context,
         dedupe_key=f"{Event.YOUR_TURN}:{game.pk}:{game.ply}:{user.pk}",
         reply_to=reply_to,
-        board_svg=position_svg(game, state=state),
     )
-
-
-def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, Any]:
-    """What a turn email shows of the position: what the opponent just played, the terminal
-    board (for the plain text), the tiles each side has left, and ``board_cid`` (the inline
-    PNG the HTML part shows, see ``position_svg``)."""
-    side = game.player_side(user)
-    return {
-        "opponent_turns": _opponent_turns(state, side=side),
-        "position": render_state(state),
-        "tiles_left": _tiles_left(state, side=side),
-        "board_cid": BOARD_CID,
-    }
-
-
-def position_svg(game: Game, *, state: GameState) -> str:
-    """The board as the game page draws it (without its clickable cells)."""
-    data = position_data(state)
-    last = last_placed(state)
-    return board_svg(
-        tiles=data["tiles"],  # type: ignore[arg-type]
-        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
-        knot_colours=knot_strand_colours(state.result().knots),
-        last_cell=str(last) if last else None,
-        title=f"Game {game.pk}, the design after {state.ply} turns",
-    )
-
-
-def _opponent_turns(state: GameState, *, side: Side | None) -> list[str]:
-    """The turns since ``side`` last placed a tile, oldest first, e.g. ["Blue played f5 NE"]:
-    the opponent's move and any turn passed in between. Empty at the start of the game."""
-    turns: list[str] = []
-    for index in range(len(state.history) - 1, -1, -1):
-        turn = state.history[index]
-        colour = PLAYERS[index % 2]
-        if colour.value == side and isinstance(turn, Move):
-            break
-        who = colour.name.title()
-        if isinstance(turn, Move):
-            turns.append(f"{who} played {turn}")
-        elif isinstance(turn, Forfeit):
-            turns.append(f"{who} forfeited {turn.move} (it broke the 5x5 window)")
-        else:
-            turns.append(f"{who} passed (no legal move)")
-    return turns[::-1]
-
-
-def _tiles_left(state: GameState, *, side: Side | None) -> list[dict[str, Any]]:
-    """Each supply (the player's first, then the opponent's, then the neutral tiles): its
-    name, how many tiles and which shapes, e.g. {"name": "You (Orange)", "count": 12,
-    "shapes": "C2 T3 S3 B2 K2"}."""
-    order = [*sorted(PLAYERS, key=lambda colour: colour.value != side), Colour.NEUTRAL]
-    rows = []
-    for colour in order:
-        supply = state.supply(colour)
-        if colour is Colour.NEUTRAL:
-            name = "Neutral"
-        else:
-            name = f"{'You' if colour.value == side else 'Opponent'} ({colour.name.title()})"
-        rows.append(
-            {
-                "name": name,
-                "count": sum(supply.values()),
-                "shapes": " ".join(f"{shape.letter}{n}" for shape, n in supply.items() if n),
-            }
-        )
-    return rows
 
 
 def _profiles_load(games: Sequence[Game]) -> None:

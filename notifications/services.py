@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.selectors import profile_get
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
+from notifications.position import BOARD_CID, position_for_email
 from notifications.reply_tokens import SUBJECT_TAG
 
 logger = logging.getLogger(__name__)
@@ -58,9 +59,6 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
 # Events a player with ``email_digest`` on receives in the daily digest instead of at once.
 # A deadline reminder or a challenge cannot wait a day, so they are always sent at once.
 DIGEST_EVENTS: frozenset[str] = frozenset({Event.YOUR_TURN})
-
-# The Content-ID of the board picture: the HTML shows it as <img src="cid:board@celtic">.
-BOARD_CID = "board@celtic"
 
 MAX_ATTEMPTS = 8
 # A worker that claimed a row and died before recording the outcome loses the claim after this.
@@ -198,28 +196,41 @@ class EmailRenderError(Exception):
     template failed."""
 
 
-def outbox_email_render(row: OutboxEmail) -> tuple[str, str, str]:
+class RenderedEmail(NamedTuple):
+    """An outbox row's email as the worker renders it."""
+
+    subject: str
+    body_text: str
+    body_html: str
+    board_svg: str  # the board the HTML part shows inline (empty: none)
+
+
+def outbox_email_render(row: OutboxEmail) -> RenderedEmail:
     """Subject, text and HTML of ``row``'s email from its stored context, in the recipient's
-    time zone as it is now; EmailRenderError (with the cause) when that fails."""
+    time zone as it is now, and the board it shows (drawn here when the context asks for a
+    position, else the one stored on the row); EmailRenderError (with the cause) when that
+    fails."""
     user = row.recipient
     try:
         profile = profile_get(user=user)
-        context = {
-            **context_load(row.context or {}),
-            "event": row.event,
-            "recipient": user,
-            "recipient_name": profile.name,
-            "site_url": settings.SITE_URL,
-            "game_url": game_url(row.game_id) if row.game_id else "",
-            "preferences_url": settings.SITE_URL + reverse("accounts:profile"),
-        }
+        context = context_load(row.context or {})
+        position, board_svg = position_for_email(context, user=user)
+        context.update(
+            position,
+            event=row.event,
+            recipient=user,
+            recipient_name=profile.name,
+            site_url=settings.SITE_URL,
+            game_url=game_url(row.game_id) if row.game_id else "",
+            preferences_url=settings.SITE_URL + reverse("accounts:profile"),
+        )
         with timezone.override(profile.time_zone):
             subject, body_text, body_html = _render(row.event, context)
     except Exception as exc:  # a template can raise anything; the row records it
         raise EmailRenderError(
             f"could not render the {row.event} email: {type(exc).__name__}: {exc}"
         ) from exc
-    return subject[:200], body_text, body_html
+    return RenderedEmail(subject[:200], body_text, body_html, board_svg or row.board_svg)
 
 
 def outbox_email_unrendered(row: OutboxEmail) -> bool:
@@ -229,15 +240,11 @@ def outbox_email_unrendered(row: OutboxEmail) -> bool:
 
 
 def _rendered_store(row: OutboxEmail) -> None:
-    """Render ``row`` and keep the text on it, so the admin shows what was sent."""
-    row.subject, row.body_text, row.body_html = outbox_email_render(row)
+    """Render ``row`` and keep the email on it, so the admin shows what was sent."""
+    rendered = outbox_email_render(row)
+    row.subject, row.body_text, row.body_html, row.board_svg = rendered
     row.rendered_at = timezone.now()
-    OutboxEmail.objects.filter(pk=row.pk).update(
-        subject=row.subject,
-        body_text=row.body_text,
-        body_html=row.body_html,
-        rendered_at=row.rendered_at,
-    )
+    OutboxEmail.objects.filter(pk=row.pk).update(**rendered._asdict(), rendered_at=row.rendered_at)
 
 
 def enqueue_send(outbox_id: int) -> None:

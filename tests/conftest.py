@@ -48,7 +48,9 @@ def _outbox_rendered_when_queued(
     def queue_and_render(notice: services.Notice) -> Any:
         row = queue(notice)
         if row is not None:
-            row.subject, row.body_text, row.body_html = services.outbox_email_render(row)
+            row.subject, row.body_text, row.body_html, row.board_svg = (
+                services.outbox_email_render(row)
+            )
             row.rendered_at = timezone.now()
         return row
 

@@ -115,8 +115,9 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     def no_rendering(name: str, *args: object, **kwargs: object) -> str:
         raise AssertionError(f"the move request rendered the email template {name}")
 
-    # the worker renders the email; the request only stores its context
+    # the worker renders the email and draws its board; the request only stores its context
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
+    monkeypatch.setattr("notifications.position.board_svg", no_rendering)
     game = services.game_start(orange=alice, blue=bob)
     alice_api, bob_api = token_client(alice), token_client(bob)
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
@@ -126,14 +127,14 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     assert response.status_code == 201, response.json()
     statements = [q["sql"] for q in captured.captured_queries]
     statements = [sql for sql in statements if sql not in TRANSACTION_CONTROL]
-    # token; visibility; lock (with players and profiles); moves read once; insert; both
-    # players' vacations; game update; the opponent's conditional lines; the your-turn email
-    # (dedupe check, savepoint, insert, release); the email and the answer reuse the moves,
-    # position and clock the move computed
-    assert len(statements) == 12, "\n".join(sql[:120] for sql in statements)
+    # token; lock (with players and profiles, which also tells who may see the game); moves
+    # read once; insert; both players' vacations; game update; the opponent's conditional
+    # lines; the your-turn email (dedupe check, savepoint, insert, release); the answer reuses
+    # the moves, position and clock the move computed
+    assert len(statements) == 11, "\n".join(sql[:120] for sql in statements)
     assert len(queued) == 2  # bob's turn (after alice's move), then alice's
     row = OutboxEmail.objects.get(pk=queued[-1])
-    assert (row.subject, row.body_text, row.rendered_at) == ("", "", None)
+    assert (row.subject, row.body_text, row.board_svg, row.rendered_at) == ("", "", "", None)
     assert row.context["ply"] == 2
 
     body = response.json()["game"]

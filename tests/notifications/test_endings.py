@@ -16,7 +16,7 @@ from games.board_svg import board_png
 from games.models import Game
 from games.selectors import game_position, termination_text
 from games.timeouts import game_timeouts_decide
-from notifications.events import position_svg
+from notifications.position import position_svg
 from notifications.models import OutboxEmail
 from notifications.services import BOARD_CID, outbox_email_send
 from tests.accounts.factories import make_user

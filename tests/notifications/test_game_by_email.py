@@ -22,7 +22,8 @@ from games.board_svg import board_png
 from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
 from games.selectors import game_position
-from notifications.events import on_turn, on_turns, position_svg
+from notifications.events import on_turn, on_turns
+from notifications.position import position_svg
 from notifications.inbound import inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import tokens_in_address

@@ -12,6 +12,7 @@ from django.core import mail
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
+from games import services as game_services
 from notifications import services
 from notifications.events import on_turn
 from notifications.models import OutboxEmail
@@ -255,10 +256,11 @@ def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game
 
 
 def test_on_turn_tells_the_player_to_move(alice, bob, game):
-    on_turn(game)
-    game.ply, game.to_move = 1, "blue"
-    on_turn(game)
-    on_turn(game)  # the same turn twice: one email
+    on_turn(game)  # the game's start told alice already: still one email
+    game = game_services.move_submit(
+        game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW"
+    ).game  # tells bob
+    on_turn(game)  # the same turn again: still one email
     rows = list(OutboxEmail.objects.order_by("pk").values_list("recipient__username", "dedupe_key"))
     assert rows == [
         ("alice", f"your_turn:{game.pk}:0:{alice.pk}"),

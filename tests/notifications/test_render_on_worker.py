@@ -15,10 +15,14 @@ from django.template import TemplateSyntaxError
 from django.utils import timezone
 
 from accounts.models import Profile
+from games import services as game_services
+from games.board_svg import board_png
 from games.models import Game
+from games.selectors import game_position
 from notifications import events, services
 from notifications.email_context import ContextObjectMissing, context_dump, context_load
 from notifications.models import OutboxEmail
+from notifications.position import position_svg
 from notifications.services import (
     MAX_ATTEMPTS,
     digests_send,
@@ -42,10 +46,12 @@ def test_queueing_stores_the_context_and_renders_nothing(alice, game, monkeypatc
         raise AssertionError(f"rendered {name} when queueing")
 
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
+    monkeypatch.setattr("notifications.position.board_svg", no_rendering)
     row = _turn_row(game)
     assert (row.subject, row.body_text, row.body_html, row.rendered_at) == ("", "", "", None)
+    assert row.board_svg == ""  # the worker draws the board
     assert row.context["game"] == {"$model": "games.game", "pk": game.pk}
-    assert row.context["ply"] == 0
+    assert row.context["ply"] == row.context["position_ply"] == 0
     assert row.context["side"] == "Orange"
 
 
@@ -73,6 +79,25 @@ def test_the_email_shows_the_game_as_it_was_when_queued(alice, game):
     assert "(move 1)" in sent.body
     assert "Wed 1 Jul 2026, 13:00 IST" in sent.body
     assert "4 Jul" not in sent.body
+
+
+def test_the_worker_draws_the_position_of_the_ply_queued_not_the_current_one(alice, bob, game):
+    game = game_services.move_submit(
+        game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW"
+    ).game
+    row = OutboxEmail.objects.get(event=OutboxEmail.Event.YOUR_TURN, recipient=bob)
+    # bob answers before the worker gets to his email
+    game_services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
+    assert outbox_email_send(outbox_id=row.pk).status == "sent"
+    [sent] = mail.outbox
+    assert "Orange played d5 ESW" in sent.body
+    assert "c5 ESW" not in sent.body
+    [image] = [part for part in sent.attachments if part.get_content_type() == "image/png"]
+    game.refresh_from_db()
+    queued_board = position_svg(game, state=game_position(game=game, ply=1))
+    assert image.get_payload(decode=True) == board_png(queued_board)
+    row.refresh_from_db()
+    assert row.board_svg == queued_board  # kept, like the text, for the admin
 
 
 def test_the_worker_uses_the_recipients_time_zone_at_send_time(alice, game):
