@@ -16,8 +16,8 @@ from games.board_svg import board_png
 from games.models import Game
 from games.selectors import game_position, termination_text
 from games.timeouts import game_timeouts_decide
-from notifications.position import position_svg
 from notifications.models import OutboxEmail
+from notifications.position import position_svg
 from notifications.services import BOARD_CID, outbox_email_send
 from tests.accounts.factories import make_user
 

@@ -23,9 +23,9 @@ from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
 from games.selectors import game_position
 from notifications.events import on_turn, on_turns
-from notifications.position import position_svg
 from notifications.inbound import inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
+from notifications.position import position_svg
 from notifications.reply_tokens import tokens_in_address
 from notifications.services import BOARD_CID, outbox_email_send
 from rankings.models import RatingSnapshot
