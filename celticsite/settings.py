@@ -283,6 +283,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "rankings.tasks.refresh_ranking",
         "schedule": crontab(hour=0, minute=1),
     },
+    # A rated game's result reaches the stored ranking in a task after its commit; this
+    # catches any whose task was lost (broker down).
+    "rankings-apply-updates": {"task": "rankings.tasks.apply_ranking_updates", "schedule": 60.0},
     "leagues-advance": {"task": "leagues.tasks.advance_leagues", "schedule": 60.0},
     "ladders-advance": {"task": "ladders.tasks.advance_ladders", "schedule": 600.0},
 }

@@ -225,3 +225,14 @@ class RankingState(models.Model):
 
     def __str__(self) -> str:
         return self.key or "never built"
+
+
+class RankingUpdate(models.Model):
+    """A rated result the stored ranking does not show yet: written in the result's
+    transaction, applied (with every other one waiting) by a task right after its commit."""
+
+    changed_since = models.DateTimeField(help_text="When the result that changed it finished.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"since {self.changed_since:%Y-%m-%d %H:%M}"

@@ -10,6 +10,7 @@ an import) rebuilds every rating from the full history. Both paths go through
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -27,6 +28,7 @@ from rankings.models import (
     PlayerRating,
     RankingPosition,
     RankingState,
+    RankingUpdate,
     RatedResult,
     RatingSnapshot,
 )
@@ -40,6 +42,8 @@ from rankings.rating.history import (
     replay_steps,
 )
 from rankings.rating.standings import Standing, place_players, ranks_at
+
+logger = logging.getLogger(__name__)
 
 #: The game status under which a game's result does not count.
 ANNULLED_STATUS = "annulled"
@@ -210,7 +214,7 @@ def _rate_new_result(result: RatedResult) -> None:
             result.id, result.finished_at, GameStep(record, before1, before2, after1, after2)
         )
     )
-    _ranking_update(changed_since=result.finished_at)
+    _ranking_update_later(changed_since=result.finished_at)
 
 
 def _record(
@@ -540,15 +544,25 @@ def _ranking_write(*, today: date, previous: dict[int, int | None]) -> None:
 
 
 def _ranking_update(*, changed_since: datetime | None) -> None:
-    """Update the stored ranking inside a rating transaction (ratings already written).
+    """Update the stored ranking inside a rating transaction (ratings already written), and
+    with it every update still waiting for its task (``RankingUpdate``).
 
     Rank changes come from the history before the cutoff, which a result finishing after
     the cutoff leaves alone: then the stored previous ranks are kept. `changed_since=None`
     (a recomputation) or a stale stored ranking rebuilds them too.
     """
+    state = _locked_ranking_state()
+    waiting = list(RankingUpdate.objects.values_list("pk", "changed_since"))
+    if changed_since is not None and waiting:
+        changed_since = min(changed_since, *(since for _, since in waiting))
+    _ranking_rewrite(state, changed_since=changed_since)
+    RankingUpdate.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
+
+
+def _ranking_rewrite(state: RankingState, *, changed_since: datetime | None) -> None:
+    """Rewrite the stored ranking; ``state`` is locked (see ``_ranking_update``)."""
     now = timezone.now()
     today = utc_date(now)
-    state = _locked_ranking_state()
     key = _ranking_key(today)
     cutoff = _previous_cutoff(today)
     if state.key == key and changed_since is not None and changed_since >= cutoff:
@@ -558,6 +572,44 @@ def _ranking_update(*, changed_since: datetime | None) -> None:
     _ranking_write(today=today, previous=previous)
     state.key, state.built_at = key, now
     state.save()
+
+
+def _ranking_update_later(*, changed_since: datetime) -> None:
+    """Have the stored ranking follow a new result right after this transaction commits.
+
+    Re-sorting the ranking costs about as much as the list is long; a move that finishes a
+    rated game should not wait for it, nor hold the ranking's lock while its own
+    transaction lasts. The result's ratings are written already; the ranking follows within
+    moments, and many results finishing together cost one rewrite (``ranking_updates_apply``).
+    """
+    RankingUpdate.objects.create(changed_since=changed_since)
+    transaction.on_commit(_ranking_updates_queue)
+
+
+def _ranking_updates_queue() -> None:
+    """Ask a worker to apply the waiting updates. A broker outage is logged, not raised: the
+    update is safe in the database and the beat applies it within a minute."""
+    from rankings.tasks import apply_ranking_updates
+
+    try:
+        apply_ranking_updates.delay()
+    except Exception:
+        logger.warning("Could not queue the ranking update; the beat will apply it", exc_info=True)
+
+
+def ranking_updates_apply() -> bool:
+    """Bring the stored ranking in line with every rated result it does not show yet, in one
+    rewrite. Returns whether there was anything to apply; cheap (one query) when not."""
+    if not RankingUpdate.objects.exists():
+        return False
+    with transaction.atomic():
+        state = _locked_ranking_state()  # a concurrent run applied them meanwhile?
+        waiting = list(RankingUpdate.objects.values_list("pk", "changed_since"))
+        if not waiting:
+            return False
+        _ranking_rewrite(state, changed_since=min(since for _, since in waiting))
+        RankingUpdate.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
+    return True
 
 
 def ranking_refresh(*, now: datetime | None = None, force: bool = False) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from rankings.services import ranking_refresh
+from rankings.services import ranking_refresh, ranking_updates_apply
 
 
 @shared_task
@@ -13,3 +13,11 @@ def refresh_ranking() -> bool:
     active, rank changes, grown deviations), so no visitor waits for it. Returns whether it
     was rebuilt."""
     return ranking_refresh()
+
+
+@shared_task
+def apply_ranking_updates() -> bool:
+    """Right after a rated game's commit, and every minute from beat (should the broker have
+    been down): bring the stored ranking in line with the results it does not show yet.
+    Returns whether there was anything to apply."""
+    return ranking_updates_apply()

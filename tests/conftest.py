@@ -48,13 +48,33 @@ def _outbox_rendered_when_queued(
     def queue_and_render(notice: services.Notice) -> Any:
         row = queue(notice)
         if row is not None:
-            row.subject, row.body_text, row.body_html, row.board_svg = (
-                services.outbox_email_render(row)
+            row.subject, row.body_text, row.body_html, row.board_svg = services.outbox_email_render(
+                row
             )
             row.rendered_at = timezone.now()
         return row
 
     monkeypatch.setattr(services, "_outbox_row", queue_and_render)
+
+
+@pytest.fixture(autouse=True)
+def _ranking_updated_at_once(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test's transaction never commits, so the task that brings the stored ranking in line
+    with a new result would never run: apply it as the result is recorded, as the task would
+    right after the commit. Tests of the deferred update are marked ``ranking_deferred``."""
+    if request.node.get_closest_marker("ranking_deferred"):
+        return
+    from rankings import services
+
+    later = services._ranking_update_later
+
+    def later_and_applied(**kwargs: Any) -> None:
+        later(**kwargs)
+        services.ranking_updates_apply()
+
+    monkeypatch.setattr(services, "_ranking_update_later", later_and_applied)
 
 
 @pytest.fixture(autouse=True)
