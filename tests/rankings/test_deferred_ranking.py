@@ -27,9 +27,7 @@ TODAY = "2025-06-15T12:00:00Z"
 
 
 def _order() -> list[str]:
-    return list(
-        RankingPosition.objects.order_by("position").values_list("player__name", flat=True)
-    )
+    return list(RankingPosition.objects.order_by("position").values_list("player__name", flat=True))
 
 
 def _finish(orange, blue, result: str, day: int) -> None:
