@@ -748,8 +748,10 @@ def _conditional_reply(
     play the reply its opponent queued for it, if any, through the normal move path (clocks
     included); drop the lines that can no longer match. Answers the turns the reply recorded.
     """
-    due = list(
-        ConditionalLine.objects.select_for_update().filter(game=game, start_ply__lte=played.ply)
+    due = list(  # in id order: the model's order would join the games table for nothing
+        ConditionalLine.objects.select_for_update()
+        .filter(game=game, start_ply__lte=played.ply)
+        .order_by("pk")
     )
     owner_side = game.to_move
     owner_id = game.orange_id if owner_side == Side.ORANGE else game.blue_id
