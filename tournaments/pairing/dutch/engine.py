@@ -307,11 +307,13 @@ class _Bracket:
 
     def pair(self) -> None:
         self._set_base_weights()
-        if self.moved_down == 0 and self._pair_in_one_solve():
-            return
-        self.solve()
-        self._choose_moved_down()
-        self._pair_moved_down()
+        if self.moved_down == 0:
+            if self._pair_in_one_solve():
+                return
+            self.solve()
+        elif not self._pair_every_moved_down():
+            self._choose_moved_down()
+            self._pair_moved_down()
         self._pair_remainder()
 
     def solve(self) -> None:
@@ -375,9 +377,26 @@ class _Bracket:
                     if weight:
                         self.set(i, j, (weight | (self.end - self.moved_down)) + 1)
 
+    def _pair_every_moved_down(self) -> bool:
+        """The common case: every MDP is paired in the bracket. The solve that pairs them
+        (:meth:`_pair_moved_down` with all of them chosen) shows it, and then stands; when it
+        does not, its matching is an optimum all the same (the choices are a tie-break below
+        every criterion) and :meth:`_choose_moved_down` starts from it."""
+        self.chosen = set(self.members[: self.moved_down])
+        choices = self._moved_down_choices()
+        self.mate = self.p.solve(*self._bonus(choices))
+        if not all(self.in_bracket(self.mate[v]) for v in self.chosen):
+            return False
+        self._finalise_choices(choices)
+        return True
+
     def _pair_moved_down(self) -> None:
         """Each chosen MDP, in order, meets the highest resident the criteria allow: one
         solve whose tie-break ranks the first MDP's choice above the second's, and so on."""
+        self._choose_in_order(self._moved_down_choices())
+
+    def _moved_down_choices(self) -> list[tuple[int, dict[int, int]]]:
+        """Each chosen MDP's residents, the higher preferred."""
         choices = []
         for i in range(self.moved_down):
             if self.members[i] not in self.chosen:
@@ -389,7 +408,7 @@ class _Bracket:
                     options[j] = bonus
                     bonus += 1
             choices.append((i, options))
-        self._choose_in_order(choices)
+        return choices
 
     def _choose_in_order(self, choices: list[tuple[int, dict[int, int]]]) -> None:
         """Pair each member ``i`` with one of its ``options`` (member -> preference), the
@@ -397,6 +416,9 @@ class _Bracket:
         if not choices:
             return
         self.mate = self.p.solve(*self._bonus(choices))
+        self._finalise_choices(choices)
+
+    def _finalise_choices(self, choices: list[tuple[int, dict[int, int]]]) -> None:
         for i, _ in choices:
             v = self.members[i]
             self.finalise(v, self.mate[v])
@@ -426,13 +448,27 @@ class _Bracket:
         for pos_o, o in enumerate(self.rest):
             for pos_p, p in enumerate(self.rest[:pos_o]):
                 self.set(p, o, self._ordered(p, o, pos_p))
-        self.solve()
+        if self._pair_s1_without_exchange():
+            return
         s1 = self.rest[: self.pairs]
         exchanges = sum(1 for j in s1 if not self._leads(j))
         self._exchange_from_s1(exchanges)
         self._exchange_from_s2(exchanges)
         self._fix_exchanges()
         self._pair_s1()
+
+    def _pair_s1_without_exchange(self) -> bool:
+        """The usual remainder needs no exchange: one solve with the order of the remainder
+        and the S1 choices together shows it and pairs S1 (as :meth:`_fix_exchanges` and
+        :meth:`_pair_s1` would). Otherwise its matching is the remainder's optimum all the
+        same (the choices are a tie-break below the order), and the exchanges start from it."""
+        choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
+        self.mate = self.p.solve(*self._bonus(choices))
+        if not all(self._leads(j) for j in self.rest[: self.pairs]):
+            return False
+        self._fix_exchanges()
+        self._finalise_choices(choices)
+        return True
 
     def _pair_in_one_solve(self) -> bool:
         """The common case, no MDPs and no exchange: one solve with the remainder's order
