@@ -19,6 +19,7 @@ from fractions import Fraction
 from tournaments.pairing.base import PairingError
 from tournaments.pairing.dutch.completion import complete_pairing
 from tournaments.pairing.dutch.matching import MatchingGraph
+from tournaments.pairing.dutch.pooled import pooled_matching
 from tournaments.pairing.dutch.state import PlayerState
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
@@ -57,6 +58,7 @@ class DutchPairer:
         # ``tail_bye``, the bye as settled) enter the graph only when a full solve needs them.
         self.shortcut = shortcut
         self.tail_start = len(self.players)
+        self.group_start = len(self.players)  # the bracket's next score group
         self.tail_bye = ByeInfo()
         self.tail_loaded = not shortcut
 
@@ -194,7 +196,7 @@ class DutchPairer:
             if gain > 0:
                 edges[a, b] = gain
         mate = self.graph.partners()
-        for v, member_mate in self.graph.solve_part(members, edges).items():
+        for v, member_mate in self._solve_members(members, edges, shift).items():
             mate[v] = member_mate
         floaters = [v for v in members if mate[v] == v]
         sitters = [v for v in reversed(tail) if bye_candidate(self.players[v], self.tail_bye)]
@@ -204,6 +206,17 @@ class DutchPairer:
         for v, partner in completion.items():
             mate[v] = v if partner is None else partner
         return mate
+
+    def _solve_members(
+        self, members: list[int], edges: dict[tuple[int, int], int], shift: int
+    ) -> dict[int, int]:
+        """The members' matching, with the next score group pooled when that is exact
+        (``pooled.py``)."""
+        core = [v for v in members if v < self.group_start]
+        group = [v for v in members if v >= self.group_start]
+        pair_floor = 1 << (shift - self.layout.size_bits)  # C6, right below the top field
+        mate = pooled_matching(core, group, edges, self.graph.solve_part, pair_floor=pair_floor)
+        return self.graph.solve_part(members, edges) if mate is None else mate
 
     def _load_tail(self) -> None:
         """Put the tail's edges into the graph, as the first matching would have left them."""
@@ -249,6 +262,7 @@ class DutchPairer:
                     members.append(next_start)
                     next_start += 1
             self.tail_start = next_start
+            self.group_start = next_group_vertex
             bracket = _Bracket(
                 self, members, moved_down, bracket_end, group_start_vertex, next_group_vertex
             )
