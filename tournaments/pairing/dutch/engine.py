@@ -25,10 +25,10 @@ from tournaments.pairing.dutch.weights import (
     ByeInfo,
     Floats,
     Layout,
+    bye_barred,
     bye_candidate,
     edge_weight,
     top_shift,
-    top_value,
 )
 
 Compatible = Callable[[PlayerState, PlayerState], bool]
@@ -189,9 +189,10 @@ class DutchPairer:
         members = [v for v in range(self.tail_start) if not self.graph.is_fixed(v)]
         tail = list(range(self.tail_start, len(self.players)))
         shift = top_shift(self.layout) + bits
+        barred = {v: bye_barred(self.players[v], self.bye) for v in members}  # top_value
         edges = {}
         for (a, b), weight in self.graph.edges_among(members):
-            top = top_value(self.players[a], self.players[b], self.bye) << shift
+            top = (1 + barred[a] + barred[b]) << shift
             gain = (weight << bits) + bonus.get((a, b), 0) - top
             if gain > 0:
                 edges[a, b] = gain

@@ -62,10 +62,15 @@ def bye_candidate(player: PlayerState, bye: ByeInfo) -> bool:
     return player.bye_eligible and player.pairing_score() <= bye.score
 
 
+def bye_barred(player: PlayerState, bye: ByeInfo) -> int:
+    """A player's part of :func:`top_value`: 1 if it may not take the bye."""
+    return int(not bye_candidate(player, bye))
+
+
 def top_value(high: PlayerState, low: PlayerState, bye: ByeInfo) -> int:
     """The most significant field (C4 and who may take the bye): 1 for a pair, plus 1 for
     each of its players who may not take the bye, so a pairing leaves out only a candidate."""
-    return 1 + (not bye_candidate(high, bye)) + (not bye_candidate(low, bye))
+    return 1 + bye_barred(high, bye) + bye_barred(low, bye)
 
 
 def top_shift(layout: Layout) -> int:
