@@ -18,8 +18,9 @@ Why that is the optimum, when it is found:
   loses nothing by having only ``k`` of them: the missing ``(size - k) / 2`` pairs within
   the group (``k`` has the size's parity) add the same to every matching.
   ``r <= k`` holds in every optimum once ``k`` is at least the number of bracket players
-  left out of the bracket's own pairs, because the number of those pairs (C6) outranks
-  everything below it, so every optimum has the same count.
+  a greedy pairing among themselves leaves out: the number of the bracket's own pairs
+  (C6) outranks everything below it, so every optimum has the most such pairs, at least
+  as many as the greedy pairing.
 * The real partners give a real matching of exactly that bound.
 
 When any premise fails (gains that differ within the group, no real partners found), the
@@ -35,9 +36,6 @@ from tournaments.pairing.dutch.completion import complete_pairing
 Edges = Mapping[tuple[int, int], int]
 SolvePart = Callable[[Sequence[int], Edges], dict[int, int]]
 
-# Stand-ins beyond the floaters a greedy pairing of the bracket leaves: a spare pair.
-SPARE = 2
-
 
 def pooled_matching(
     core: Sequence[int],
@@ -50,24 +48,22 @@ def pooled_matching(
     """A maximum-weight matching of ``core`` and ``group`` over ``edges`` (keyed
     ``(smaller, larger)``), found with the group pooled; None when that cannot be shown.
 
-    ``pair_floor`` is the least gain of a pair within the core (its C6 field): every such
-    pair must gain at least that, and every pair with the group less."""
+    ``pair_floor`` is the one unit of the C6 field (a pair within the core): every such
+    pair must gain from ``pair_floor`` to twice that, every pair with the group less. (That
+    the fields below C6 never add up to ``pair_floor`` is the weights' layout.)"""
     gains = _pool_gains(core, group, edges, pair_floor)
     if gains is None:
         return None
     inner, reach = gains
-    k = _pool_size(len(group), _left_out_greedily(core, edges) + SPARE)
-    while k < len(group):
-        stand_ins = list(group[:k])
-        mate = solve_part(
-            list(core) + stand_ins, _relaxed_edges(core, stand_ins, edges, inner, reach)
-        )
-        paired = sum(1 for v in core if mate[v] != v and mate[v] not in stand_ins)
-        needed = _pool_size(len(group), len(core) - paired)
-        if needed <= k:
-            return _realise(core, group, stand_ins, mate, edges)
-        k = needed
-    return None
+    k = _pool_size(len(group), _left_out_greedily(core, edges))
+    if k >= len(group):
+        return None
+    stand_ins = list(group[:k])
+    mate = solve_part([*core, *stand_ins], _relaxed_edges(core, stand_ins, edges, inner, reach))
+    paired = sum(1 for v in core if mate[v] != v and mate[v] not in stand_ins)
+    if len(core) - paired > k:  # more floaters than stand-ins: not shown (cannot happen)
+        return None
+    return _realise(core, group, stand_ins, mate, edges)
 
 
 def _pool_gains(
@@ -82,7 +78,7 @@ def _pool_gains(
     for (a, b), gain in edges.items():
         a_in, b_in = a in in_group, b in in_group
         if not (a_in or b_in):
-            if gain < pair_floor:
+            if not pair_floor <= gain < 2 * pair_floor:
                 return None
             continue
         if gain >= pair_floor:
@@ -102,8 +98,8 @@ def _pool_size(group_size: int, left_out: int) -> int:
 
 
 def _left_out_greedily(core: Sequence[int], edges: Edges) -> int:
-    """How many core players a greedy pairing among themselves leaves out: an estimate
-    of the floaters (the count is checked after the solve, not trusted)."""
+    """How many core players a greedy pairing among themselves leaves out: at least as
+    many as any optimum leaves out, since a greedy pairing has at most the most pairs."""
     free = set(core)
     for a, b in edges:
         if a in free and b in free:
