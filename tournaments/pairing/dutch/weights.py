@@ -80,6 +80,12 @@ def top_shift(layout: Layout) -> int:
     return (11 + 2 * history) * s_bits + (2 + 2 * history) * g_bits + 1
 
 
+def quality_width(layout: Layout) -> int:
+    """The width of the fields below C9 (colours, floats, the ordering room), which only a
+    pair in the current bracket fills: :func:`top_shift` less C6-C9."""
+    return top_shift(layout) - 4 * layout.size_bits - 2 * layout.score_bits
+
+
 def colour_fields(low: PlayerState, high: PlayerState, active: bool) -> list[tuple[int, int]]:
     """C10-C13 for one pair, as (value, 1) fields; all zero outside the current bracket."""
     same = low.preference is not None and low.preference == high.preference
@@ -130,6 +136,8 @@ def edge_weight(
             if score == bye.score:
                 unplayed += bye.unplayed_ranks[player.played_games]
     push(2 * s_bits, unplayed)
+    if not in_current:  # the fields below are all zero: skip reading them one by one
+        return weight << quality_width(layout)
     for value, _ in colour_fields(low, high, in_current):
         push(s_bits, value)
     history = [(1, floats.last)] if layout.played_rounds >= 1 else []
