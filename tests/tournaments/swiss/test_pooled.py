@@ -4,12 +4,15 @@ optimum as the full matching whenever it answers, and no answer where it cannot 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from pathlib import Path
 
 import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tournaments.management.commands.tournament_pair import pair_file
 from tournaments.pairing.dutch import engine, pair_dutch, pooled
 from tournaments.pairing.dutch.matching import MatchingGraph
 from tournaments.pairing.dutch.pooled import pooled_matching
@@ -160,3 +163,25 @@ def test_the_engine_pairs_a_large_late_round_as_the_full_matching_does(seed):
     records = quick_history(random.Random(seed), 150, 7)
     fast = pair_dutch(records, round_number=8, total_rounds=9)
     assert fast == pair_dutch(records, round_number=8, total_rounds=9, exhaustive=True)
+
+
+def test_the_bbppairings_cases_take_every_fast_path_and_its_fallback(monkeypatch):
+    """The rounds checked against bbpPairings (``test_bbp_agreement.py``) go both ways
+    through each shortcut of a bracket: they pin the fast paths and the fallbacks alike."""
+    taken: Counter[tuple[str, bool]] = Counter()
+
+    def counting(name, function):
+        def counted(*args, **kwargs):
+            answer = function(*args, **kwargs)
+            taken[name, answer is not None and answer is not False] += 1
+            return answer
+
+        return counted
+
+    for name in ("_pair_every_moved_down", "_pair_s1_without_exchange", "_pair_in_one_solve"):
+        monkeypatch.setattr(engine._Bracket, name, counting(name, getattr(engine._Bracket, name)))
+    monkeypatch.setattr(engine, "pooled_matching", counting("pooled", pooled.pooled_matching))
+    for case in sorted((Path(__file__).parent / "bbp_cases").glob("*.trf")):
+        pair_file(case)
+    names = ("_pair_every_moved_down", "_pair_s1_without_exchange", "_pair_in_one_solve", "pooled")
+    assert all(taken[name, True] and taken[name, False] for name in names), taken
