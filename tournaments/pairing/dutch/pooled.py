@@ -3,7 +3,8 @@
 In a bracket's matching, a pair with a player of the next score group gains only what the
 C8 field says (and, with the bye's C9 question open, the unplayed games), never a colour or
 float field: every pair within the group gains the same, and a bracket player gains the
-same with any of the group it may meet. So the group matters only as a *pool* that takes
+same with any of the group it may meet (checked on every solve: the unplayed games may
+break it). So the group matters only as a *pool* that takes
 the bracket's floaters and pairs the rest among itself. The engine solves the bracket's
 players with ``k`` interchangeable stand-ins for the group (the *relaxed* problem: any
 stand-in meets any bracket player who may meet someone of the group, and any other
@@ -99,7 +100,7 @@ def _pool_size(group_size: int, left_out: int) -> int:
 
 def _left_out_greedily(core: Sequence[int], edges: Edges) -> int:
     """How many core players a greedy pairing among themselves leaves out: at least as
-    many as any optimum leaves out, since a greedy pairing has at most the most pairs."""
+    many as any optimum leaves out, since no pairing has more pairs than the most."""
     free = set(core)
     for a, b in edges:
         if a in free and b in free:
