@@ -67,7 +67,7 @@ def benchmark(sizes: list[int], seed: int) -> str:
             f"Command: `.venv/bin/python -m bench.swiss --sizes {' '.join(map(str, sizes))} "
             f"--write` (seed {seed}; one run each; the 8 rounds of history are paired greedily, "
             "then round 9 is paired by the Dutch engine). Written by the command itself. How "
-            "the engine reaches these times, and what 1,000 players still need: "
+            "the engine reaches these times: "
             '"How the engine stays fast" in docs/TOURNAMENTS.md.',
             "",
             f"Machine: {platform.machine()}, {os.cpu_count()} cores (the benchmark uses one); "

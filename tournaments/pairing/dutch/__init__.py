@@ -132,10 +132,15 @@ def _compatibility(
     top_threshold = Fraction(played_rounds) * max(points.win, points.draw) / 2
     last_round = played_rounds >= total_rounds - 1
 
+    met: dict[int, frozenset[int | None]] = {}
+
     def compatible(a: PlayerState, b: PlayerState) -> bool:
-        if frozenset((a.number, b.number)) in forbidden:
+        if forbidden and frozenset((a.number, b.number)) in forbidden:
             return False
-        if any(r.played and r.opponent == b.number for r in a.past):
+        opponents = met.get(a.number)
+        if opponents is None:
+            opponents = met[a.number] = frozenset(r.opponent for r in a.past if r.played)
+        if b.number in opponents:
             return False
         if a.absolute_preference and b.absolute_preference and a.preference == b.preference:
             topscorer = max(a.pairing_score(), b.pairing_score()) > top_threshold

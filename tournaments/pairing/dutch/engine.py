@@ -19,15 +19,16 @@ from fractions import Fraction
 from tournaments.pairing.base import PairingError
 from tournaments.pairing.dutch.completion import complete_pairing
 from tournaments.pairing.dutch.matching import MatchingGraph
+from tournaments.pairing.dutch.pooled import pooled_matching
 from tournaments.pairing.dutch.state import PlayerState
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
     Floats,
     Layout,
+    bye_barred,
     bye_candidate,
     edge_weight,
     top_shift,
-    top_value,
 )
 
 Compatible = Callable[[PlayerState, PlayerState], bool]
@@ -57,6 +58,7 @@ class DutchPairer:
         # ``tail_bye``, the bye as settled) enter the graph only when a full solve needs them.
         self.shortcut = shortcut
         self.tail_start = len(self.players)
+        self.group_start = len(self.players)  # the bracket's next score group
         self.tail_bye = ByeInfo()
         self.tail_loaded = not shortcut
 
@@ -187,14 +189,15 @@ class DutchPairer:
         members = [v for v in range(self.tail_start) if not self.graph.is_fixed(v)]
         tail = list(range(self.tail_start, len(self.players)))
         shift = top_shift(self.layout) + bits
+        barred = {v: bye_barred(self.players[v], self.bye) for v in members}  # top_value
         edges = {}
         for (a, b), weight in self.graph.edges_among(members):
-            top = top_value(self.players[a], self.players[b], self.bye) << shift
+            top = (1 + barred[a] + barred[b]) << shift
             gain = (weight << bits) + bonus.get((a, b), 0) - top
             if gain > 0:
                 edges[a, b] = gain
         mate = self.graph.partners()
-        for v, member_mate in self.graph.solve_part(members, edges).items():
+        for v, member_mate in self._solve_members(members, edges, shift).items():
             mate[v] = member_mate
         floaters = [v for v in members if mate[v] == v]
         sitters = [v for v in reversed(tail) if bye_candidate(self.players[v], self.tail_bye)]
@@ -204,6 +207,17 @@ class DutchPairer:
         for v, partner in completion.items():
             mate[v] = v if partner is None else partner
         return mate
+
+    def _solve_members(
+        self, members: list[int], edges: dict[tuple[int, int], int], shift: int
+    ) -> dict[int, int]:
+        """The members' matching, with the next score group pooled when that is exact
+        (``pooled.py``)."""
+        core = [v for v in members if v < self.group_start]
+        group = [v for v in members if v >= self.group_start]
+        pair_floor = 1 << (shift - self.layout.size_bits)  # C6, right below the top field
+        mate = pooled_matching(core, group, edges, self.graph.solve_part, pair_floor=pair_floor)
+        return self.graph.solve_part(members, edges) if mate is None else mate
 
     def _load_tail(self) -> None:
         """Put the tail's edges into the graph, as the first matching would have left them."""
@@ -249,6 +263,7 @@ class DutchPairer:
                     members.append(next_start)
                     next_start += 1
             self.tail_start = next_start
+            self.group_start = next_group_vertex
             bracket = _Bracket(
                 self, members, moved_down, bracket_end, group_start_vertex, next_group_vertex
             )
@@ -307,11 +322,13 @@ class _Bracket:
 
     def pair(self) -> None:
         self._set_base_weights()
-        if self.moved_down == 0 and self._pair_in_one_solve():
-            return
-        self.solve()
-        self._choose_moved_down()
-        self._pair_moved_down()
+        if self.moved_down == 0:
+            if self._pair_in_one_solve():
+                return
+            self.solve()
+        elif not self._pair_every_moved_down():
+            self._choose_moved_down()
+            self._pair_moved_down()
         self._pair_remainder()
 
     def solve(self) -> None:
@@ -375,9 +392,26 @@ class _Bracket:
                     if weight:
                         self.set(i, j, (weight | (self.end - self.moved_down)) + 1)
 
+    def _pair_every_moved_down(self) -> bool:
+        """The common case: every MDP is paired in the bracket. The solve that pairs them
+        (:meth:`_pair_moved_down` with all of them chosen) shows it, and then stands; when it
+        does not, its matching is an optimum all the same (the choices are a tie-break below
+        every criterion) and :meth:`_choose_moved_down` starts from it."""
+        self.chosen = set(self.members[: self.moved_down])
+        choices = self._moved_down_choices()
+        self.mate = self.p.solve(*self._bonus(choices))
+        if not all(self.in_bracket(self.mate[v]) for v in self.chosen):
+            return False
+        self._finalise_choices(choices)
+        return True
+
     def _pair_moved_down(self) -> None:
         """Each chosen MDP, in order, meets the highest resident the criteria allow: one
         solve whose tie-break ranks the first MDP's choice above the second's, and so on."""
+        self._choose_in_order(self._moved_down_choices())
+
+    def _moved_down_choices(self) -> list[tuple[int, dict[int, int]]]:
+        """Each chosen MDP's residents, the higher preferred."""
         choices = []
         for i in range(self.moved_down):
             if self.members[i] not in self.chosen:
@@ -389,7 +423,7 @@ class _Bracket:
                     options[j] = bonus
                     bonus += 1
             choices.append((i, options))
-        self._choose_in_order(choices)
+        return choices
 
     def _choose_in_order(self, choices: list[tuple[int, dict[int, int]]]) -> None:
         """Pair each member ``i`` with one of its ``options`` (member -> preference), the
@@ -397,6 +431,9 @@ class _Bracket:
         if not choices:
             return
         self.mate = self.p.solve(*self._bonus(choices))
+        self._finalise_choices(choices)
+
+    def _finalise_choices(self, choices: list[tuple[int, dict[int, int]]]) -> None:
         for i, _ in choices:
             v = self.members[i]
             self.finalise(v, self.mate[v])
@@ -426,13 +463,27 @@ class _Bracket:
         for pos_o, o in enumerate(self.rest):
             for pos_p, p in enumerate(self.rest[:pos_o]):
                 self.set(p, o, self._ordered(p, o, pos_p))
-        self.solve()
+        if self._pair_s1_without_exchange():
+            return
         s1 = self.rest[: self.pairs]
         exchanges = sum(1 for j in s1 if not self._leads(j))
         self._exchange_from_s1(exchanges)
         self._exchange_from_s2(exchanges)
         self._fix_exchanges()
         self._pair_s1()
+
+    def _pair_s1_without_exchange(self) -> bool:
+        """The usual remainder needs no exchange: one solve with the order of the remainder
+        and the S1 choices together shows it and pairs S1 (as :meth:`_fix_exchanges` and
+        :meth:`_pair_s1` would). Otherwise its matching is the remainder's optimum all the
+        same (the choices are a tie-break below the order), and the exchanges start from it."""
+        choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
+        self.mate = self.p.solve(*self._bonus(choices))
+        if not all(self._leads(j) for j in self.rest[: self.pairs]):
+            return False
+        self._fix_exchanges()
+        self._finalise_choices(choices)
+        return True
 
     def _pair_in_one_solve(self) -> bool:
         """The common case, no MDPs and no exchange: one solve with the remainder's order

@@ -62,10 +62,15 @@ def bye_candidate(player: PlayerState, bye: ByeInfo) -> bool:
     return player.bye_eligible and player.pairing_score() <= bye.score
 
 
+def bye_barred(player: PlayerState, bye: ByeInfo) -> int:
+    """A player's part of :func:`top_value`: 1 if it may not take the bye."""
+    return int(not bye_candidate(player, bye))
+
+
 def top_value(high: PlayerState, low: PlayerState, bye: ByeInfo) -> int:
     """The most significant field (C4 and who may take the bye): 1 for a pair, plus 1 for
     each of its players who may not take the bye, so a pairing leaves out only a candidate."""
-    return 1 + (not bye_candidate(high, bye)) + (not bye_candidate(low, bye))
+    return 1 + bye_barred(high, bye) + bye_barred(low, bye)
 
 
 def top_shift(layout: Layout) -> int:
@@ -73,6 +78,12 @@ def top_shift(layout: Layout) -> int:
     s_bits, g_bits = layout.size_bits, layout.score_bits
     history = min(layout.played_rounds, 2)
     return (11 + 2 * history) * s_bits + (2 + 2 * history) * g_bits + 1
+
+
+def quality_width(layout: Layout) -> int:
+    """The width of the fields below C9 (colours, floats, the ordering room), which only a
+    pair in the current bracket fills: :func:`top_shift` less C6-C9."""
+    return top_shift(layout) - 4 * layout.size_bits - 2 * layout.score_bits
 
 
 def colour_fields(low: PlayerState, high: PlayerState, active: bool) -> list[tuple[int, int]]:
@@ -125,6 +136,8 @@ def edge_weight(
             if score == bye.score:
                 unplayed += bye.unplayed_ranks[player.played_games]
     push(2 * s_bits, unplayed)
+    if not in_current:  # the fields below are all zero: skip reading them one by one
+        return weight << quality_width(layout)
     for value, _ in colour_fields(low, high, in_current):
         push(s_bits, value)
     history = [(1, floats.last)] if layout.played_rounds >= 1 else []
