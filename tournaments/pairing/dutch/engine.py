@@ -460,9 +460,7 @@ class _Bracket:
             if mate[self.members[j]] >= self.first_vertex
         ]
         self.pairs = sum(1 for j in self.rest if mate[self.members[j]] < self.members[j])
-        for pos_o, o in enumerate(self.rest):
-            for pos_p, p in enumerate(self.rest[:pos_o]):
-                self.set(p, o, self._ordered(p, o, pos_p))
+        self._set_order_weights()
         if self._pair_s1_without_exchange():
             return
         s1 = self.rest[: self.pairs]
@@ -492,9 +490,7 @@ class _Bracket:
         runs (the result is the same either way)."""
         self.rest = list(range(self.moved_down, self.end))
         self.pairs = len(self.rest) // 2
-        for pos_o, o in enumerate(self.rest):
-            for pos_p, p in enumerate(self.rest[:pos_o]):
-                self.set(p, o, self._ordered(p, o, pos_p))
+        self._set_order_weights()
         choices = [(j, self._s2_options(j)) for j in self.rest[: self.pairs]]
         self.mate = self.p.solve(*self._bonus(choices))
         paired = sum(
@@ -504,14 +500,18 @@ class _Bracket:
             and self.mate[self.members[j]] < self.members[j]
         )
         if paired == self.pairs and all(self._leads(j) for j in self.rest[: self.pairs]):
-            for j, _ in choices:
-                v = self.members[j]
-                self.finalise(v, self.mate[v])
+            self._finalise_choices(choices)
             return True
         for pos_o, o in enumerate(self.rest):
             for p in self.rest[:pos_o]:
                 self.set(p, o, self.base[o, p])
         return False
+
+    def _set_order_weights(self) -> None:
+        """Every remainder pair weighs its base weight plus the order's preference."""
+        for pos_o, o in enumerate(self.rest):
+            for pos_p, p in enumerate(self.rest[:pos_o]):
+                self.set(p, o, self._ordered(p, o, pos_p))
 
     def _ordered(self, p: int, o: int, pos_p: int) -> int:
         """The base weight plus the preference for few exchanges, small BSN differences."""
