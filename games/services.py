@@ -350,11 +350,11 @@ def _require_active(game: Game) -> None:
 def _require_player(game: Game, user: User) -> str:
     """``user``'s side; a private game looks absent to outsiders, as on its page."""
     side = game.player_side(user)
-    if side is None and not selectors.game_is_visible(game=game, user=user):
+    if side is not None:
+        return side
+    if not selectors.game_is_visible(game=game, user=user):
         raise errors.GameNotFound(f"There is no game #{game.pk}.")
-    if side is None:
-        raise errors.NotAPlayer(f"You are not a player in game #{game.pk}.")
-    return side
+    raise errors.NotAPlayer(f"You are not a player in game #{game.pk}.")
 
 
 def _parse_move(notation: str) -> EngineMove:

@@ -406,7 +406,7 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
     ]
     _update_ratings(to_update)
     PlayerRating.objects.bulk_create(to_create, batch_size=batch_size)
-    _ranking_update(changed_since=None)
+    _ranking_update()
     return RecomputeSummary(
         results=len(results),
         annulled=RatedResult.objects.filter(annulled=True).count(),
@@ -543,24 +543,32 @@ def _ranking_write(*, today: date, previous: dict[int, int | None]) -> None:
             cursor.executemany(sql, changed)
 
 
-def _ranking_update(*, changed_since: datetime | None) -> None:
-    """Update the stored ranking inside a rating transaction (ratings already written), and
-    with it every update still waiting for its task (``RankingUpdate``).
+def _ranking_update() -> None:
+    """Rebuild the stored ranking inside a recomputation (ratings already written), rank
+    changes included; it covers every update still waiting for its task."""
+    _ranking_rewrite_waiting(_locked_ranking_state(), full=True)
+
+
+def _ranking_rewrite_waiting(state: RankingState, *, full: bool) -> bool:
+    """Rewrite the stored ranking (``state`` locked) for every ``RankingUpdate`` waiting, and
+    drop them; with ``full``, rebuild the rank changes too, even with nothing waiting.
+    Returns whether it rewrote."""
+    waiting = list(RankingUpdate.objects.values_list("pk", "changed_since"))
+    if not waiting and not full:
+        return False
+    changed_since = None if full else min(since for _, since in waiting)
+    _ranking_rewrite(state, changed_since=changed_since)
+    RankingUpdate.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
+    return True
+
+
+def _ranking_rewrite(state: RankingState, *, changed_since: datetime | None) -> None:
+    """Rewrite the stored ranking; ``state`` is locked.
 
     Rank changes come from the history before the cutoff, which a result finishing after
     the cutoff leaves alone: then the stored previous ranks are kept. `changed_since=None`
     (a recomputation) or a stale stored ranking rebuilds them too.
     """
-    state = _locked_ranking_state()
-    waiting = list(RankingUpdate.objects.values_list("pk", "changed_since"))
-    if changed_since is not None and waiting:
-        changed_since = min(changed_since, *(since for _, since in waiting))
-    _ranking_rewrite(state, changed_since=changed_since)
-    RankingUpdate.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
-
-
-def _ranking_rewrite(state: RankingState, *, changed_since: datetime | None) -> None:
-    """Rewrite the stored ranking; ``state`` is locked (see ``_ranking_update``)."""
     now = timezone.now()
     today = utc_date(now)
     key = _ranking_key(today)
@@ -602,14 +610,8 @@ def ranking_updates_apply() -> bool:
     rewrite. Returns whether there was anything to apply; cheap (one query) when not."""
     if not RankingUpdate.objects.exists():
         return False
-    with transaction.atomic():
-        state = _locked_ranking_state()  # a concurrent run applied them meanwhile?
-        waiting = list(RankingUpdate.objects.values_list("pk", "changed_since"))
-        if not waiting:
-            return False
-        _ranking_rewrite(state, changed_since=min(since for _, since in waiting))
-        RankingUpdate.objects.filter(pk__in=[pk for pk, _ in waiting]).delete()
-    return True
+    with transaction.atomic():  # under the lock, a concurrent run may have applied them
+        return _ranking_rewrite_waiting(_locked_ranking_state(), full=False)
 
 
 def ranking_refresh(*, now: datetime | None = None, force: bool = False) -> bool:
