@@ -306,6 +306,21 @@ class TurnSerializer(serializers.ModelSerializer):
         model = Move
         fields = ["ply", "side", "kind", "notation", "created_at"]
 
+    def to_representation(self, instance: Move) -> dict[str, Any]:
+        """What DRF's generic fields give, built directly: a game's whole move list is in every
+        move's answer and on every game, and the generic path costs about 0.1 ms a turn."""
+        return {
+            "ply": instance.ply,
+            "side": instance.side,
+            "kind": instance.kind,
+            "notation": instance.notation,
+            "created_at": _DATETIME.to_representation(instance.created_at),
+        }
+
+
+_DATETIME = serializers.DateTimeField()
+"""Formats a time as every DateTimeField of the API does (ISO 8601, UTC as Z)."""
+
 
 class GameDetailSerializer(GameSummarySerializer):
     your_side = serializers.SerializerMethodField(help_text="Your colour, or null if watching.")

@@ -121,7 +121,7 @@ def notify(
     the HTML shows as ``cid:board@celtic`` (converted by the worker, not in the request).
     """
     _require_event(event)
-    if _MUTED.get() or OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
+    if _MUTED.get():
         return None
     row = _outbox_row(
         Notice(
@@ -135,8 +135,8 @@ def notify(
     )
     if row is None:
         return None
-    try:
-        with transaction.atomic():  # a savepoint: a lost dedupe race leaves the caller intact
+    try:  # no check first: the unique key is the check, and new emails are the usual case
+        with transaction.atomic():  # a savepoint: a repeated key leaves the caller intact
             row.save(force_insert=True)
     except IntegrityError:
         if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():

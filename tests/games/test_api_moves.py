@@ -283,3 +283,21 @@ def test_a_token_from_http_basic_then_a_move(game, alice):
 
 def _basic(username: str, password: str) -> str:
     return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
+
+
+def test_a_turn_is_shown_exactly_as_the_generic_model_serializer_would(game, alice_api):
+    """TurnSerializer builds its dict directly for speed: it must not drift from the fields
+    it declares (the schema is made from them)."""
+    from rest_framework import serializers
+
+    from games.serializers import TurnSerializer
+
+    class Generic(serializers.ModelSerializer):
+        class Meta(TurnSerializer.Meta):
+            pass
+
+    submit(alice_api, game.pk, 0, "d5 wse")
+    turns = list(Move.objects.filter(game=game))
+    fast = TurnSerializer(turns, many=True).data
+    assert fast == Generic(turns, many=True).data
+    assert fast[0]["created_at"].endswith("Z") and set(fast[0]) == set(TurnSerializer.Meta.fields)

@@ -129,9 +129,9 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     statements = [sql for sql in statements if sql not in TRANSACTION_CONTROL]
     # token; lock (with players and profiles, which also tells who may see the game); moves
     # read once; insert; both players' vacations; game update; the opponent's conditional
-    # lines; the your-turn email (dedupe check, savepoint, insert, release); the answer reuses
-    # the moves, position and clock the move computed
-    assert len(statements) == 11, "\n".join(sql[:120] for sql in statements)
+    # lines; the your-turn email (savepoint, insert, release: its unique key is the dedupe
+    # check); the answer reuses the moves, position and clock the move computed
+    assert len(statements) == 10, "\n".join(sql[:120] for sql in statements)
     assert len(queued) == 2  # bob's turn (after alice's move), then alice's
     row = OutboxEmail.objects.get(pk=queued[-1])
     assert (row.subject, row.body_text, row.board_svg, row.rendered_at) == ("", "", "", None)
