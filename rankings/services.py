@@ -178,14 +178,21 @@ def _locked_ratings(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
 
 
 def _rate_new_result(result: RatedResult) -> None:
-    """Rate one new result: in place if it is the latest, else by a full recomputation.
+    """Rate one new result: in place if it is either player's latest, else by a full
+    recomputation.
 
-    The players' rows are locked before looking for later results, so a concurrent result
-    that committed first is seen and forces the recomputation.
+    A game moves only its two players' ratings, so later results between other players
+    commute with it: rating it now gives the numbers of a replay in order. (Two games that
+    finish together, the later committing first, would otherwise replay the whole history
+    in the first one's request, with every rating row locked.) The players' rows are locked
+    before looking for their later results, so a concurrent one that committed first is
+    seen and forces the recomputation.
     """
-    ratings = _locked_ratings([result.player1_id, result.player2_id])
+    players = [result.player1_id, result.player2_id]
+    ratings = _locked_ratings(players)
     later = (
-        RatedResult.objects.filter(annulled=False)
+        RatedResult.objects.filter(Q(player1_id__in=players) | Q(player2_id__in=players))
+        .filter(annulled=False)
         .filter(
             Q(finished_at__gt=result.finished_at)
             | Q(finished_at=result.finished_at, id__gt=result.id)

@@ -132,6 +132,30 @@ def test_partial_history_rewrites_match_a_full_recompute(users):
     assert _snapshots() == snapshots
 
 
+def test_an_earlier_result_between_other_players_is_rated_in_place(users, monkeypatch):
+    """Games that finish together may commit in either order: a later result between
+    other players commutes with this one, so no replay of the whole history is needed."""
+    from rankings import services
+
+    ann, bob, cy, dee = (users[name] for name in ("ann", "bob", "cy", "dee"))
+    replays: list[object] = []
+    replay_everything = services.ratings_recompute
+    monkeypatch.setattr(
+        services, "ratings_recompute", lambda **kw: replays.append(kw) or replay_everything(**kw)
+    )
+    rating_game_finished(game=finished_game(ann, bob, "1-0", at(2025, 3, 1)))
+    rating_game_finished(game=finished_game(cy, dee, "0-1", at(2025, 3, 5)))
+    rating_game_finished(game=finished_game(ann, bob, "0-1", at(2025, 3, 4)))
+    assert replays == []  # only cy and dee played later
+    rating_game_finished(game=finished_game(ann, cy, "1/2-1/2", at(2025, 3, 3)))
+    assert replays == [{"since": at(2025, 3, 3)}]  # cy played later: replayed from then
+    ratings, snapshots = _ratings(), _snapshots()
+    out = StringIO()
+    call_command("ratings_recompute", stdout=out)
+    assert "0 players' ratings and 0 rating history rows changed" in out.getvalue()
+    assert (_ratings(), _snapshots()) == (ratings, snapshots)
+
+
 def test_annulling_a_game_takes_it_out_of_the_ratings(users):
     ann, bob, cy = users["ann"], users["bob"], users["cy"]
     first = finished_game(ann, bob, "1-0", at(2025, 3, 1))
