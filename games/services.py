@@ -170,7 +170,7 @@ def challenge_accept(
 
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
-    """Decline a challenge addressed to ``user``."""
+    """Decline a challenge addressed to ``user``; the challenger hears of it by email."""
     challenge = _challenge_locked(challenge_id)
     _require_open(challenge)
     if challenge.opponent_id != user.pk:
@@ -178,7 +178,9 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
             "Only the challenged player can decline a direct challenge.",
             code="not_addressed_to_you",
         )
-    return _challenge_close(challenge, Challenge.Status.DECLINED)
+    _challenge_close(challenge, Challenge.Status.DECLINED)
+    notification_events.on_challenge_declined(challenge)
+    return challenge
 
 
 @transaction.atomic

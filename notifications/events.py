@@ -248,6 +248,23 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     )
 
 
+def on_challenge_declined(challenge: Challenge) -> None:
+    """Tell the challenger that the player they challenged declined."""
+    user = challenge.challenger
+    context = {
+        "challenge": challenge,
+        "opponent_name": _name(challenge.opponent),
+        "time_control": challenge.time_control.describe(),
+        "challenges_url": settings.SITE_URL + reverse("games:challenges"),
+    }
+    notify(
+        user=user,
+        event=Event.CHALLENGE_DECLINED,
+        context=context,
+        dedupe_key=f"{Event.CHALLENGE_DECLINED}:{challenge.pk}:{user.pk}",
+    )
+
+
 def on_game_message(message: GameMessage) -> None:
     """A player wrote in a game: their opponent hears of it (hidden messages never go out)."""
     game = message.game

@@ -17,6 +17,7 @@ class OutboxEmail(models.Model):
         YOUR_TURN = "your_turn", "Your turn"
         CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
         CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
+        CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
         GAME_STARTED = "game_started", "Game started"
         GAME_FINISHED = "game_finished", "Game finished"
         GAME_MESSAGE = "game_message", "Message in a game"

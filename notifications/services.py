@@ -46,6 +46,7 @@ PREFERENCE_FOR_EVENT: Mapping[str, str] = {
     Event.DEADLINE_REMINDER: "notify_turn",
     Event.CHALLENGE_RECEIVED: "notify_challenge",
     Event.CHALLENGE_ACCEPTED: "notify_challenge",
+    Event.CHALLENGE_DECLINED: "notify_challenge",
     Event.TOURNAMENT_ROUND: "notify_challenge",
     Event.TOURNAMENT_FINISHED: "notify_game_end",
     Event.LEAGUE_SEASON_OPEN: "notify_challenge",

@@ -9,6 +9,7 @@ import time_machine
 from django.core import mail
 
 from games import services as game_services
+from games.clock import TimeControl
 from games.models import Game
 from notifications import events
 from notifications.models import OutboxEmail
@@ -46,6 +47,32 @@ def test_challenge_turned_off_silences_challenges(alice, bob):
     set_profile(bob, notify_challenge=False)
     events.on_challenge_received(game_services.challenge_create(challenger=alice, opponent=bob))
     assert OutboxEmail.objects.count() == 0
+
+
+def test_challenge_declined_tells_the_challenger_once(alice, bob):
+    challenge = game_services.challenge_create(
+        challenger=alice, opponent=bob, rated=False, time_control=TimeControl(days_per_move=5)
+    )
+    game_services.challenge_decline(challenge_id=challenge.pk, user=bob)
+    events.on_challenge_declined(challenge)  # a second call queues nothing more
+    [row] = OutboxEmail.objects.filter(event="challenge_declined")
+    assert (row.recipient, row.subject) == (alice, "bob declined your challenge")
+    assert "bob declined your unrated challenge (5 days per move)." in row.body_text
+    assert "/challenges/" in row.body_text
+
+
+def test_a_cancelled_challenge_tells_no_one(alice, bob):
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob)
+    OutboxEmail.objects.all().delete()  # the challenge itself, sent to bob
+    game_services.challenge_cancel(challenge_id=challenge.pk, user=alice)
+    assert OutboxEmail.objects.count() == 0
+
+
+def test_challenge_turned_off_silences_a_decline(alice, bob):
+    set_profile(alice, notify_challenge=False)
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob)
+    game_services.challenge_decline(challenge_id=challenge.pk, user=bob)
+    assert not OutboxEmail.objects.filter(event="challenge_declined").exists()
 
 
 def test_challenge_accepted_tells_the_challenger(alice, bob):
