@@ -125,6 +125,12 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # An unreachable server fails a request after this many seconds instead of hanging a
+    # worker until the operating system gives up (minutes); a URL's own ?connect_timeout wins.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+    )
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # SQLite has no row locks: take the write lock when a transaction begins (IMMEDIATE), so a

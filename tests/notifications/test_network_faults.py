@@ -157,6 +157,19 @@ def test_the_defaults_have_timeouts_too(monkeypatch):
     assert loaded["REDIS_SOCKET_TIMEOUT"] == 10.0
 
 
+def test_postgresql_connections_time_out(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://celtic@db.invalid:5432/celtic")
+    monkeypatch.delenv("DATABASE_CONNECT_TIMEOUT", raising=False)
+    loaded = runpy.run_path(str(SETTINGS_FILE))
+    assert loaded["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 5
+    monkeypatch.setenv("DATABASE_CONNECT_TIMEOUT", "3")
+    loaded = runpy.run_path(str(SETTINGS_FILE))
+    assert loaded["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 3
+    monkeypatch.setenv("DATABASE_URL", "postgres://celtic@db.invalid:5432/celtic?connect_timeout=9")
+    loaded = runpy.run_path(str(SETTINGS_FILE))
+    assert loaded["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 9  # the URL's own
+
+
 @pytest.mark.parametrize(
     ("task", "queue"),
     [
