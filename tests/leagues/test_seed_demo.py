@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
+
+from games.models import Game
 
 from leagues.management.commands.seed_demo_leagues import LEAGUE
 from leagues.models import League, Membership
@@ -25,6 +29,11 @@ def test_a_league_in_its_second_season():
     league = League.objects.get(name=LEAGUE)
     first, second = league.seasons.order_by("number")
     assert (first.status, second.status) == ("finished", "running")
+    now = timezone.now()
+    assert first.ends_at < second.starts_at < now < second.ends_at  # the demo runs today
+    assert timedelta(days=1) < now - second.starts_at < timedelta(days=3)
+    games = Game.objects.filter(tournament_link__tournament__league_division__season=second)
+    assert games.exists() and not games.filter(turn_started_at__gt=now).exists()
     outcomes = sorted(first.memberships.values_list("outcome", flat=True))
     assert outcomes == [
         "promoted",

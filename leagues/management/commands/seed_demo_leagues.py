@@ -66,8 +66,14 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo league created: http://127.0.0.1:8000/leagues/"))
 
 
+DAYS_AGO = 7 + 28 + 7 + 2
+"""When the first season's registration opened: its week of registration, its 28 days, the
+second season's week of registration, and two days of the second season."""
+
+
 def seed_league(*, now: datetime, rng: random.Random) -> League:
-    """Season 1 from 33 to 5 days ago, season 2 started 2 days ago."""
+    """Season 1 from 37 to 9 days ago, season 2 started 2 days ago (its registration week
+    followed season 1), both as if each step had happened on its day."""
     users = get_user_model().objects
     for name, (display, country, tz) in MORE_PLAYERS.items():
         if not users.filter(username=name).exists():
@@ -92,7 +98,7 @@ def seed_league(*, now: datetime, rng: random.Random) -> League:
         name=LEAGUE,
         description="A friendly club league: four players a division, the winner goes up, "
         "the last goes down. Newcomers start in the rookie division.",
-        first_registration_opens_at=now - timedelta(days=40),
+        first_registration_opens_at=now - timedelta(days=DAYS_AGO),
         time_control=TimeControl(kind=ClockKind.PER_MOVE, days_per_move=5),
         division_size=4,
         division_min_size=3,
@@ -102,7 +108,7 @@ def seed_league(*, now: datetime, rng: random.Random) -> League:
         registration_days=7,
         season_days=28,
         tiebreaks=["de", "sb"],
-        now=now - timedelta(days=40),
+        now=now - timedelta(days=DAYS_AGO),
     )
     first = league.seasons.get(number=1)
     for name in SEASON_ONE:  # ivor plays one season only
