@@ -10,7 +10,6 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.models import Game
-
 from leagues.management.commands.seed_demo_leagues import LEAGUE
 from leagues.models import League, Membership
 from notifications.models import OutboxEmail
