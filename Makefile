@@ -56,6 +56,7 @@ test: install lint typecheck
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 typecheck: install

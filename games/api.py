@@ -158,8 +158,11 @@ class ChallengeListCreateApi(APIView):
 class ChallengeDetailApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="Show a challenge", responses={200: s.ChallengeOutputSerializer,
-                   **_errors(404)}, tags=["challenges"])
+    @extend_schema(
+        summary="Show a challenge",
+        responses={200: s.ChallengeOutputSerializer, **_errors(404)},
+        tags=["challenges"],
+    )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = selectors.challenge_get_visible(challenge_id=challenge_id, user=request.user)
         return Response(s.ChallengeOutputSerializer(challenge).data)
@@ -168,9 +171,12 @@ class ChallengeDetailApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Accept a challenge: the game starts", request=None,
-                   responses={201: s.GameDetailSerializer, **_errors(403, 404, 409)},
-                   tags=["challenges"])
+    @extend_schema(
+        summary="Accept a challenge: the game starts",
+        request=None,
+        responses={201: s.GameDetailSerializer, **_errors(403, 404, 409)},
+        tags=["challenges"],
+    )
     def post(self, request: Request, challenge_id: int) -> Response:
         game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
         return Response(_game_detail(game, request), status=status.HTTP_201_CREATED)
@@ -179,9 +185,12 @@ class ChallengeAcceptApi(APIView):
 class ChallengeDeclineApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Decline a challenge addressed to you", request=None,
-                   responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
-                   tags=["challenges"])
+    @extend_schema(
+        summary="Decline a challenge addressed to you",
+        request=None,
+        responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
+        tags=["challenges"],
+    )
     def post(self, request: Request, challenge_id: int) -> Response:
         challenge = services.challenge_decline(challenge_id=challenge_id, user=request.user)
         return Response(s.ChallengeOutputSerializer(challenge).data)
@@ -190,9 +199,12 @@ class ChallengeDeclineApi(APIView):
 class ChallengeCancelApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Withdraw your open challenge", request=None,
-                   responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
-                   tags=["challenges"])
+    @extend_schema(
+        summary="Withdraw your open challenge",
+        request=None,
+        responses={200: s.ChallengeOutputSerializer, **_errors(403, 404, 409)},
+        tags=["challenges"],
+    )
     def post(self, request: Request, challenge_id: int) -> Response:
         challenge = services.challenge_cancel(challenge_id=challenge_id, user=request.user)
         return Response(s.ChallengeOutputSerializer(challenge).data)
@@ -255,8 +267,11 @@ class GameListApi(APIView):
 class GameDetailApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="Show a game with its moves and current position",
-                   responses={200: s.GameDetailSerializer, **_errors(404)}, tags=["games"])
+    @extend_schema(
+        summary="Show a game with its moves and current position",
+        responses={200: s.GameDetailSerializer, **_errors(404)},
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         return Response(_game_detail(game, request))
@@ -267,8 +282,11 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
 
     throttle_scope = "moves"
 
-    @extend_schema(summary="List the recorded turns", responses={200: s.TurnSerializer(many=True),
-                   **_errors(404)}, tags=["games"])
+    @extend_schema(
+        summary="List the recorded turns",
+        responses={200: s.TurnSerializer(many=True), **_errors(404)},
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         return Response(s.TurnSerializer(game.moves.all(), many=True).data)
@@ -279,8 +297,14 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         "submission gets 409 and changes nothing. Send an `Idempotency-Key` header to make "
         "retries safe: a repeated request with the same key gets the first answer again. "
         "An illegal move gets 400 with `code: illegal_move` and the `rule` it breaks.",
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
-                                     description="Any unique string of up to 100 characters.")],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Any unique string of up to 100 characters.",
+            )
+        ],
         request=s.MoveInputSerializer,
         responses={201: s.MoveOutcomeSerializer, **_errors(400, 403, 404, 409)},
         tags=["games"],
@@ -307,8 +331,11 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
 class GameLegalMovesApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="The legal moves of the player to move",
-                   responses={200: s.LegalMovesSerializer, **_errors(404)}, tags=["games"])
+    @extend_schema(
+        summary="The legal moves of the player to move",
+        responses={200: s.LegalMovesSerializer, **_errors(404)},
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         state = selectors.game_position(game=game)
@@ -320,8 +347,11 @@ class GameLegalMovesApi(APIView):
 class GamePositionApi(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="The position after a given number of turns (replay)",
-                   responses={200: s.PositionSerializer, **_errors(400, 404)}, tags=["games"])
+    @extend_schema(
+        summary="The position after a given number of turns (replay)",
+        responses={200: s.PositionSerializer, **_errors(400, 404)},
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: int, ply: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         return Response(position_data(selectors.game_position(game=game, ply=ply)))
@@ -330,9 +360,12 @@ class GamePositionApi(APIView):
 class GameResignApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Resign: your opponent wins", request=None,
-                   responses={200: s.GameSummarySerializer, **_errors(403, 404, 409)},
-                   tags=["games"])
+    @extend_schema(
+        summary="Resign: your opponent wins",
+        request=None,
+        responses={200: s.GameSummarySerializer, **_errors(403, 404, 409)},
+        tags=["games"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         selectors.game_get_visible(game_id=game_id, user=request.user)
         game = services.game_resign(game_id=game_id, user=request.user)
@@ -346,8 +379,11 @@ class GameRecordApi(APIView):
         summary="Download the game record",
         description="`as=json` (default) or `as=text` (the PGN-like format of docs/RECORDS.md).",
         parameters=[OpenApiParameter("as", str, enum=["json", "text"])],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT,
-                   (200, "text/plain"): OpenApiTypes.STR, **_errors(400, 404)},
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "text/plain"): OpenApiTypes.STR,
+            **_errors(400, 404),
+        },
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> HttpResponse:
@@ -477,8 +513,11 @@ def idempotent(request: Request, handle: Any) -> Response:
         with transaction.atomic():
             response = handle()
             IdempotentRequest.objects.create(
-                user=request.user, key=key, fingerprint=fingerprint,
-                status_code=response.status_code, body=json.loads(json.dumps(response.data)),
+                user=request.user,
+                key=key,
+                fingerprint=fingerprint,
+                status_code=response.status_code,
+                body=json.loads(json.dumps(response.data)),
             )
             return response
     except (DomainError, IntegrityError):

@@ -224,9 +224,7 @@ def board_svg(
     demand = [Cell.parse(c) for c in demand_cells]
     view = view_around([*placed, *demand])
     knot_colours = knot_colours or {}
-    description = (
-        f"{len(placed)} tiles placed; demand cells: {', '.join(demand_cells) or 'none'}."
-    )
+    description = f"{len(placed)} tiles placed; demand cells: {', '.join(demand_cells) or 'none'}."
     out = [
         f'<svg class="board" viewBox="0 0 {view.width} {view.height}" '
         # A board with playable cells holds buttons: a group, since an image has no controls.
@@ -288,9 +286,7 @@ def _labels(view: View) -> str:
     parts = ['<g class="labels" font-size="15" fill="#8a8377" text-anchor="middle">']
     for i in range(view.files):
         x = LABEL_SPACE + i * TILE + TILE / 2
-        parts.append(
-            f'<text x="{_n(x)}" y="{view.height - 8}">{FILES[view.file + i]}</text>'
-        )
+        parts.append(f'<text x="{_n(x)}" y="{view.height - 8}">{FILES[view.file + i]}</text>')
     for i in range(view.ranks):
         rank = view.rank + view.ranks - 1 - i
         y = PAD + i * TILE + TILE / 2 + 5

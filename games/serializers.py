@@ -355,8 +355,7 @@ class ConditionalLineInputSerializer(StrictJsonTypes, serializers.Serializer):
         child=serializers.CharField(max_length=40),
         min_length=2,
         max_length=ConditionalLine.MAX_MOVES,
-        help_text="Your opponent's move, your reply, and optionally more pairs: "
-        "['e4 N', 'f5 W'].",
+        help_text="Your opponent's move, your reply, and optionally more pairs: ['e4 N', 'f5 W'].",
     )
 
 

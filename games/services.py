@@ -743,9 +743,7 @@ def _conditional_line_check(state: GameState, moves: Sequence[str]) -> list[str]
     return played
 
 
-def _conditional_reply(
-    game: Game, *, state: GameState, played: Move, now: datetime
-) -> list[Move]:
+def _conditional_reply(game: Game, *, state: GameState, played: Move, now: datetime) -> list[Move]:
     """After the move ``played`` on the locked ``game`` (``state``: the position after it),
     play the reply its opponent queued for it, if any, through the normal move path (clocks
     included); drop the lines that can no longer match. Answers the turns the reply recorded.

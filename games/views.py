@@ -216,9 +216,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             state = selectors.game_position(game=game, ply=int(wanted))
         except ValueError:
-            messages.error(
-                request, f"ply={wanted!r} is not a number: expected 0 to {game.ply}."
-            )
+            messages.error(request, f"ply={wanted!r} is not a number: expected 0 to {game.ply}.")
             status = 400
         except DomainError as exc:
             messages.error(request, exc.detail)
@@ -324,8 +322,11 @@ def _move_rows(history: tuple[Turn, ...], *, shown_ply: int) -> list[dict[str, A
             {"text": str(turn), "kind": kind, "ply": index + 1, "shown": index + 1 == shown_ply}
         )
     return [
-        {"number": start // 2 + 1, "orange": entries[start], "blue": entries[start + 1]
-         if start + 1 < len(entries) else None}
+        {
+            "number": start // 2 + 1,
+            "orange": entries[start],
+            "blue": entries[start + 1] if start + 1 < len(entries) else None,
+        }
         for start in range(0, len(entries), 2)
     ]
 
@@ -410,8 +411,9 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.success(request, f"You played {row.notation}.")
         elif row.kind == row.Kind.FORFEIT:
             messages.warning(
-                request, f"{row.notation} breaks the 5x5 window: the tile is taken back and "
-                "your turn is forfeited."
+                request,
+                f"{row.notation} breaks the 5x5 window: the tile is taken back and "
+                "your turn is forfeited.",
             )
         else:
             messages.info(

@@ -18,14 +18,21 @@ ROOT = Path(__file__).resolve().parent.parent
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def test_production_profile_passes_check_deploy() -> None:
     result = _manage(
-        "check", "--deploy", "--fail-level", "WARNING",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
         DJANGO_ENV="production",
         DJANGO_SECRET_KEY="a-long-random-production-secret-" + "k7Qx9!" * 8,
         DJANGO_ALLOWED_HOSTS="celtic.example",
@@ -76,7 +83,10 @@ for name in ("Content-Security-Policy", "Referrer-Policy", "Permissions-Policy")
 
 def test_production_responses_carry_the_security_headers() -> None:
     result = _manage(
-        "shell", "--no-imports", "-c", PRODUCTION_HEADERS_SCRIPT,
+        "shell",
+        "--no-imports",
+        "-c",
+        PRODUCTION_HEADERS_SCRIPT,
         DJANGO_ENV="production",
         DJANGO_SECRET_KEY="a-long-random-production-secret-" + "k7Qx9!" * 8,
         DJANGO_ALLOWED_HOSTS="celtic.example",

@@ -155,8 +155,10 @@ def test_deadline_reminder_a_day_before_a_three_day_deadline(
         game = game_services.game_start(orange=alice, blue=bob)  # deadline T0 + 3 days
     with time_machine.travel(T0 + timedelta(days=1, hours=23), tick=False):
         assert send_deadline_reminders.apply().get() == 0
-    with time_machine.travel(T0 + timedelta(days=2, hours=1), tick=False), \
-            django_capture_on_commit_callbacks(execute=True):
+    with (
+        time_machine.travel(T0 + timedelta(days=2, hours=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         assert send_deadline_reminders.apply().get() == 1
         assert send_deadline_reminders.apply().get() == 0  # already sent
     [email] = mail.outbox
