@@ -192,7 +192,17 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_filter = ["status", "rated", "colour", "clock_kind"]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
-    raw_id_fields = ["challenger", "opponent"]
+    readonly_fields = [f.name for f in Challenge._meta.fields]
+
+    # Not edited here: a challenge changes only through its services (accepting one starts
+    # its game; suspending a player closes theirs, with an audit entry), and a status edited
+    # here would claim a game that never started. Superusers may still delete one (spam):
+    # its game, if any, only loses the link.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 # --- Messages ---------------------------------------------------------------------------------
