@@ -6,11 +6,11 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from ladders.models import Ladder
 from tests.accounts.factories import make_staff, make_superuser, make_user
+from tests.pages import field_errors, logged_in, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -34,20 +34,6 @@ VALID: dict[str, Any] = {
     "weekends_off": "on",
     # rated and vacation_allowed left unticked: False
 }
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def messages_of(response) -> list[str]:
-    return [str(m) for m in response.context["messages"]] if response.context else []
-
-
-def field_errors(response) -> dict[str, list[str]]:
-    return {field: list(errs) for field, errs in response.context["form"].errors.items()}
 
 
 def test_the_page_renders_for_an_organiser(organiser):

@@ -15,6 +15,7 @@ from leagues import services
 from leagues.models import League, Season
 from tests.accounts.factories import make_superuser, make_user
 from tests.leagues.conftest import T0, grant
+from tests.pages import field_errors, logged_in, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -46,20 +47,6 @@ VALID: dict[str, Any] = {
     "weekends_off": "on",
     # rated and vacation_allowed left unticked: False
 }
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def messages_of(response) -> list[str]:
-    return [str(m) for m in response.context["messages"]] if response.context else []
-
-
-def field_errors(response) -> dict[str, list[str]]:
-    return {field: list(errs) for field, errs in response.context["form"].errors.items()}
 
 
 @pytest.fixture
