@@ -170,11 +170,12 @@ def league_create(request: HttpRequest) -> HttpResponse:
 
 
 def _first_season(league: League) -> str:
+    """When the new league's first season takes registrations, in the viewer's time zone."""
     season = selectors.season_current(league=league)
-    if season is None or season.status == Season.Status.REGISTRATION:
-        return "Registration for season 1 is open."
-    opens = timezone.localtime(season.registration_opens_at)
-    return f"Season 1 opens for registration on {date_format(opens, 'j M Y, H:i')}."
+    if season is not None and season.status == Season.Status.PLANNED:
+        opens = timezone.localtime(season.registration_opens_at)
+        return f"Season 1 opens for registration on {date_format(opens, 'j M Y, H:i')}."
+    return "Registration for season 1 is open."
 
 
 @login_required
@@ -199,6 +200,6 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 def _form_page(request: HttpRequest, form: LeagueForm, *, league: League | None) -> HttpResponse:
-    """The form again, with what was typed and why it was refused (400), or blank (200)."""
+    """The form's page: 400 after a refused post (what was typed, and why), else 200."""
     status = 400 if form.is_bound else 200
     return render(request, "leagues/form.html", {"form": form, "league": league}, status=status)
