@@ -7,10 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
-from ladders.errors import PlayerNotFound
+from ladders.errors import NotLadderOrganiser, PlayerNotFound
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+# The permission of organisers (``services.ORGANISE_PERMISSION`` is this one).
+ORGANISE = "ladders.organise_ladder"
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -24,6 +30,20 @@ def ladder_list() -> QuerySet[Ladder]:
 
 def ladder_get(*, ladder_id: int) -> Ladder | None:
     return ladder_list().filter(pk=ladder_id).first()
+
+
+def ladder_can_create(*, user: AnyUser | None) -> bool:
+    """Active holders of the ladder organiser permission."""
+    return bool(user is not None and user.is_active and user.has_perm(ORGANISE))
+
+
+def ladder_creator_require(*, user: AnyUser | None) -> None:
+    """``NotLadderOrganiser`` unless ``ladder_can_create``."""
+    if not ladder_can_create(user=user):
+        raise NotLadderOrganiser(
+            "You need the ladder organiser permission to create ladders; ask an administrator.",
+            code="organiser_permission_required",
+        )
 
 
 @dataclass(frozen=True)

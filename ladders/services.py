@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.clock import TimeControl
 from games.models import Game, Result
-from ladders import errors
+from ladders import errors, selectors
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from ladders.rules import (
     ChallengeContext,
@@ -46,7 +46,7 @@ from notifications import events as notification_events
 User = AbstractBaseUser
 logger = logging.getLogger(__name__)
 
-ORGANISE_PERMISSION = "ladders.organise_ladder"
+ORGANISE_PERMISSION = selectors.ORGANISE
 MANAGE_PERMISSION = "ladders.manage_ladder_players"
 
 # The limits an organiser chooses; ``ladder_create`` takes them.
@@ -140,11 +140,7 @@ def ladder_create(
 ) -> Ladder:
     """A new, empty ladder. ``settings``: ``LIMIT_FIELDS`` and ``OTHER_FIELDS``; every one
     is checked together, ``InvalidLadderSettings.extra['errors']`` names each bad one."""
-    if not (organiser.is_active and organiser.has_perm(ORGANISE_PERMISSION)):
-        raise errors.NotLadderOrganiser(
-            "You need the ladder organiser permission to create ladders; ask an administrator.",
-            code="organiser_permission_required",
-        )
+    selectors.ladder_creator_require(user=organiser)
     unknown = sorted(set(settings) - set(LIMIT_FIELDS) - set(OTHER_FIELDS))
     if unknown:
         raise errors.InvalidLadderSettings(

@@ -1,8 +1,10 @@
-"""Ladder pages: the list, and a ladder's page with its places, the challenges being played
-and its history, with join, leave and challenge buttons.
+"""Ladder pages: the list, a ladder's page with its places, the challenges being played
+and its history, with join, leave and challenge buttons, and the organiser's page to create
+a ladder.
 
 Thin: reads through ``ladders.selectors``, writes through ``ladders.services``; a refused
-request's ``DomainError.detail`` is shown as a message before going back to the page.
+request's ``DomainError.detail`` is shown as a message before going back to the page (or on
+the form).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
+from games.forms import domain_error_to_form
 from ladders import selectors, services
+from ladders.forms import LadderForm
 from ladders.models import Ladder
 
 HISTORY_SHOWN = 50
@@ -28,7 +32,14 @@ def _ladder(ladder_id: int) -> Ladder:
 
 
 def ladder_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "ladders/list.html", {"ladders": selectors.ladder_list()})
+    return render(
+        request,
+        "ladders/list.html",
+        {
+            "ladders": selectors.ladder_list(),
+            "can_create": selectors.ladder_can_create(user=request.user),
+        },
+    )
 
 
 def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
@@ -74,3 +85,24 @@ def ladder_action(request: HttpRequest, ladder_id: int, action: str) -> HttpResp
     except (DomainError, ValueError) as exc:
         messages.error(request, getattr(exc, "detail", "The player to challenge is missing."))
     return redirect("ladders:detail", ladder_id=ladder.pk)
+
+
+@login_required
+def ladder_create(request: HttpRequest) -> HttpResponse:
+    """A new, empty ladder."""
+    try:
+        selectors.ladder_creator_require(user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+        return redirect("ladders:list")
+    form = LadderForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            ladder = services.ladder_create(organiser=request.user, **form.service_kwargs())
+        except DomainError as exc:
+            domain_error_to_form(form, exc)
+        else:
+            messages.success(request, f"{ladder.name} is created: players may join it now.")
+            return redirect("ladders:detail", ladder_id=ladder.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "ladders/form.html", {"form": form}, status=status)

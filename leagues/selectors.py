@@ -22,6 +22,10 @@ from tournaments.standings import TiebreakValue
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
+# The permissions of organisers (``services.ORGANISE_PERMISSION`` etc. are these).
+ORGANISE = "leagues.organise_league"
+MOVE_PLAYERS = "leagues.manage_league_players"
+
 
 def _visible(user: AnyUser | None) -> Q:
     if user is None or not user.is_authenticated:
@@ -65,6 +69,49 @@ def division_get(*, division_id: int, user: AnyUser | None = None) -> Division:
     return division
 
 
+def league_can_create(*, user: AnyUser | None) -> bool:
+    """Holders of the league and the tournament organiser permissions (each division is a
+    tournament its organiser runs)."""
+    return bool(
+        user is not None
+        and user.is_active
+        and user.has_perm(ORGANISE)
+        and user.has_perm(tournament_selectors.ORGANISE)
+    )
+
+
+def league_creator_require(*, user: AnyUser | None) -> None:
+    """``NotLeagueOrganiser`` unless ``league_can_create``."""
+    if not league_can_create(user=user):
+        raise errors.NotLeagueOrganiser(
+            "You need the league and the tournament organiser permissions to create leagues "
+            "(each division is a tournament you run); ask an administrator.",
+            code="organiser_permission_required",
+        )
+
+
+def league_can_organise(
+    *, league: League, user: AnyUser | None, permission: str = ORGANISE
+) -> bool:
+    """The league's organiser, or a user holding ``permission`` for every league: who may
+    change its rules (``ORGANISE``) or move its players (``MOVE_PLAYERS``)."""
+    return bool(
+        user is not None
+        and user.is_active
+        and (user.pk == league.organiser_id or user.has_perm(permission))
+    )
+
+
+def league_organiser_require(
+    *, league: League, user: AnyUser | None, permission: str = ORGANISE
+) -> None:
+    """``NotLeagueOrganiser`` unless ``league_can_organise``."""
+    if not league_can_organise(league=league, user=user, permission=permission):
+        raise errors.NotLeagueOrganiser(
+            f"Only the organiser of {league.name} (or an administrator) may do this."
+        )
+
+
 def league_seasons(*, league: League) -> QuerySet[Season]:
     return league.seasons.order_by("-number")
 
@@ -100,8 +147,8 @@ def season_can_manage(*, season: Season, user: AnyUser | None) -> bool:
     if user.is_superuser:
         return True
     if user.pk == season.league.organiser_id:
-        return user.has_perm("leagues.organise_league")
-    return user.is_staff and user.has_perm("leagues.manage_league_players")
+        return user.has_perm(ORGANISE)
+    return user.is_staff and user.has_perm(MOVE_PLAYERS)
 
 
 def league_rules(*, league: League) -> DivisionRules:

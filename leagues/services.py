@@ -43,8 +43,8 @@ from tournaments.standings import EDITIONS
 User = AbstractBaseUser
 logger = logging.getLogger(__name__)
 
-ORGANISE_PERMISSION = "leagues.organise_league"
-MOVE_PERMISSION = "leagues.manage_league_players"
+ORGANISE_PERMISSION = selectors.ORGANISE
+MOVE_PERMISSION = selectors.MOVE_PLAYERS
 
 # The rules an organiser chooses; ``league_create`` takes them.
 RULE_FIELDS: tuple[str, ...] = (
@@ -84,15 +84,6 @@ def _require_status(season: Season, *allowed: str, doing: str) -> None:
         )
 
 
-def _require_organiser(league: League, actor: User, *, permission: str) -> None:
-    """The league's organiser, or staff holding ``permission`` for every league."""
-    if actor.is_active and (actor.pk == league.organiser_id or actor.has_perm(permission)):
-        return
-    raise errors.NotLeagueOrganiser(
-        f"Only the organiser of {league.name} (or an administrator) may do this."
-    )
-
-
 # --- Create ------------------------------------------------------------------------------------
 
 
@@ -110,16 +101,7 @@ def league_create(
     at ``first_registration_opens_at`` (at once if that has come). Every rule is checked
     together; ``InvalidLeagueSettings.extra['errors']`` names each bad one."""
     now = now or timezone.now()
-    if not (
-        organiser.is_active
-        and organiser.has_perm(ORGANISE_PERMISSION)
-        and organiser.has_perm(tournament_services.ORGANISE_PERMISSION)
-    ):
-        raise errors.NotLeagueOrganiser(
-            "You need the league and the tournament organiser permissions to create leagues "
-            "(each division is a tournament you run); ask an administrator.",
-            code="organiser_permission_required",
-        )
+    selectors.league_creator_require(user=organiser)
     unknown = sorted(set(rules) - set(RULE_FIELDS))
     if unknown:
         raise errors.InvalidLeagueSettings(
@@ -149,7 +131,7 @@ def league_update(
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
         raise errors.LeagueNotFound(f"There is no league #{league_id}.")
-    _require_organiser(league, actor, permission=ORGANISE_PERMISSION)
+    selectors.league_organiser_require(league=league, user=actor)
     unknown = sorted(set(changes) - {"name", *RULE_FIELDS})
     if unknown:
         raise errors.InvalidLeagueSettings(
@@ -313,7 +295,7 @@ def season_player_move(
     """The organiser places a registered player in ``tier`` (None: as the rules say) before
     the season starts. Audited with the reason."""
     season = _season_locked(season_id)
-    _require_organiser(season.league, actor, permission=MOVE_PERMISSION)
+    selectors.league_organiser_require(league=season.league, user=actor, permission=MOVE_PERMISSION)
     _require_status(
         season, Season.Status.PLANNED, Season.Status.REGISTRATION, doing="move a player"
     )

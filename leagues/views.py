@@ -1,8 +1,10 @@
-"""League pages: the list, a league's page, a season's division tables, the history.
+"""League pages: the list, a league's page, a season's division tables, the history, and
+the organiser's pages to create a league and change its rules.
 
 Thin: reads through ``leagues.selectors``, writes through ``leagues.services``; a refused
-request's ``DomainError.detail`` is shown as a message before going back to the page. A
-division's games, withdrawals and adjudications are on its round robin's tournament page.
+request's ``DomainError.detail`` is shown as a message before going back to the page (or on
+the form). A division's games, withdrawals and adjudications are on its round robin's
+tournament page.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
+from games.forms import domain_error_to_form
 from leagues import selectors, services
-from leagues.forms import MoveForm
+from leagues.forms import LeagueCreateForm, LeagueForm, MoveForm
 from leagues.models import League, Season
 
 
@@ -38,7 +43,11 @@ def league_list(request: HttpRequest) -> HttpResponse:
         (league, selectors.season_current(league=league))
         for league in selectors.league_list(user=request.user)
     ]
-    return render(request, "leagues/list.html", {"leagues": leagues})
+    return render(
+        request,
+        "leagues/list.html",
+        {"leagues": leagues, "can_create": selectors.league_can_create(user=request.user)},
+    )
 
 
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -54,6 +63,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             "seasons": selectors.league_seasons(league=league),
             "membership": current
             and selectors.season_membership_of(season=current, user=request.user),
+            "can_edit": selectors.league_can_organise(league=league, user=request.user),
         },
     )
 
@@ -134,3 +144,62 @@ def season_move(request: HttpRequest, season_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.detail)
     return redirect("leagues:season", season_id=season.pk)
+
+
+# --- Organisers ---------------------------------------------------------------------------------
+
+
+@login_required
+def league_create(request: HttpRequest) -> HttpResponse:
+    """A new league and its first season."""
+    try:
+        selectors.league_creator_require(user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+        return redirect("leagues:list")
+    form = LeagueCreateForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            league = services.league_create(organiser=request.user, **form.service_kwargs())
+        except DomainError as exc:
+            domain_error_to_form(form, exc)
+        else:
+            messages.success(request, f"{league.name} is created. {_first_season(league)}")
+            return redirect("leagues:detail", league_id=league.pk)
+    return _form_page(request, form, league=None)
+
+
+def _first_season(league: League) -> str:
+    """When the new league's first season takes registrations, in the viewer's time zone."""
+    season = selectors.season_current(league=league)
+    if season is not None and season.status == Season.Status.PLANNED:
+        opens = timezone.localtime(season.registration_opens_at)
+        return f"Season 1 opens for registration on {date_format(opens, 'j M Y, H:i')}."
+    return "Registration for season 1 is open."
+
+
+@login_required
+def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The league's name and rules; the next season's start uses them."""
+    league = _league(request, league_id)
+    try:
+        selectors.league_organiser_require(league=league, user=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+        return redirect("leagues:detail", league_id=league.pk)
+    form = LeagueForm(request.POST if request.method == "POST" else None, league=league)
+    if form.is_bound and form.is_valid():
+        try:
+            services.league_update(league_id=league.pk, actor=request.user, **form.service_kwargs())
+        except DomainError as exc:
+            domain_error_to_form(form, exc)
+        else:
+            messages.success(request, "The rules are saved; the next season's start uses them.")
+            return redirect("leagues:detail", league_id=league.pk)
+    return _form_page(request, form, league=league)
+
+
+def _form_page(request: HttpRequest, form: LeagueForm, *, league: League | None) -> HttpResponse:
+    """The form's page: 400 after a refused post (what was typed, and why), else 200."""
+    status = 400 if form.is_bound else 200
+    return render(request, "leagues/form.html", {"form": form, "league": league}, status=status)

@@ -7,22 +7,12 @@ from typing import Any
 from django import forms
 from django.forms.models import fields_for_model
 
-from games.clock import TimeControl
-from games.forms import ChallengeForm
+from games.forms import TimeControlForm, time_control_initial
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS
 from tournaments.standings import TIEBREAKS
 
 DATE_FIELDS = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
-TIME_CONTROL_FIELDS = (
-    "clock_kind",
-    "days_per_move",
-    "bank_days",
-    "increment_days",
-    "max_days",
-    "weekends_off",
-    "vacation_allowed",
-)
 DATE_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
@@ -37,7 +27,7 @@ class TiebreaksField(forms.CharField):
         return ", ".join(value) if isinstance(value, list) else value
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(TimeControlForm):
     """Every setting of ``services.SETTING_FIELDS`` and the time control of the games."""
 
     tiebreaks = TiebreaksField(
@@ -60,19 +50,6 @@ class TournamentForm(forms.Form):
         data["time_control"] = self.time_control()
         return data
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if not self.errors:
-            try:
-                self.time_control()
-            except ValueError as exc:
-                raise forms.ValidationError(str(exc).split("; ")) from None
-        return data
-
-    def time_control(self) -> TimeControl:
-        # The same time control fields as a challenge, read the same way.
-        return ChallengeForm.time_control(self)  # type: ignore[arg-type]
-
 
 TournamentForm.base_fields.update(
     fields_for_model(
@@ -86,13 +63,11 @@ TournamentForm.base_fields["name"].validators = []  # the service checks it with
 OPTIONAL_WITH_DEFAULT = ("half_point_byes_max", "late_entry_bye")
 for _name in OPTIONAL_WITH_DEFAULT:
     TournamentForm.base_fields[_name].required = False
-for _name in TIME_CONTROL_FIELDS:
-    TournamentForm.base_fields[_name] = ChallengeForm.base_fields[_name]
 
 
 def initial_settings(tournament: Tournament) -> dict[str, Any]:
     values = {name: getattr(tournament, name) for name in SETTING_FIELDS}
-    values.update({name: getattr(tournament, name) for name in TIME_CONTROL_FIELDS})
+    values.update(time_control_initial(tournament))
     return values
 
 

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
+from games.forms import domain_error_to_form
 from tournaments import errors, selectors, services
 from tournaments.forms import (
     ByeForm,
@@ -202,21 +203,13 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 organiser=request.user, name=settings.pop("name"), **settings
             )
         except errors.InvalidSettings as exc:
-            _form_errors(form, exc)
+            domain_error_to_form(form, exc)
         else:
             messages.success(request, f"{tournament} is saved as a draft; open registration "
                              "when it is ready.")  # fmt: skip
             return redirect("tournaments:manage", tournament_id=tournament.pk)
     status = 400 if form.is_bound else 200
     return render(request, "tournaments/form.html", {"form": form}, status=status)
-
-
-def _form_errors(form: TournamentForm, exc: DomainError) -> None:
-    """Put a refusal's per-field problems on the form's fields, the rest on top."""
-    for field, text in exc.extra.get("errors", {}).items():
-        form.add_error(field if field in form.fields else None, text)
-    if not exc.extra.get("errors"):
-        form.add_error(None, exc.detail)
 
 
 @login_required
@@ -240,7 +233,7 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
                     tournament_id=tournament.pk, actor=request.user, **form.settings()
                 )
             except DomainError as exc:
-                _form_errors(form, exc)
+                domain_error_to_form(form, exc)
             else:
                 messages.success(request, "Settings saved.")
                 return redirect("tournaments:manage", tournament_id=tournament.pk)
