@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination
+from celticsite.api import ErrorSerializer, Pagination, query_flag
 from celticsite.errors import DomainError
 from tournaments import errors, selectors, services
 from tournaments import serializers as s
@@ -91,8 +91,18 @@ class TournamentListCreateApi(APIView):
         operation_id="tournaments_list",
         summary="List tournaments",
         description="`status=open`: taking registrations now, soonest to close first; "
-        "`running`; `finished`. Without it: every event you may see (your own drafts too).",
-        parameters=[OpenApiParameter("status", str, enum=list(LIST_FILTERS))],
+        "`running`; `finished`. Without it: every event you may see (your own drafts too). "
+        "League divisions (round robins with a `league_division`) are listed too unless "
+        "`league_division=false`; `league_division=true` lists only them.",
+        parameters=[
+            OpenApiParameter("status", str, enum=list(LIST_FILTERS)),
+            OpenApiParameter(
+                "league_division",
+                bool,
+                description="false: only tournaments of their own; true: only league "
+                "divisions; left out: both.",
+            ),
+        ],
         responses={200: s.TournamentSummarySerializer(many=True), **_errors(400)},
         tags=TAGS,
     )
@@ -103,8 +113,9 @@ class TournamentListCreateApi(APIView):
                 f"status {wanted!r} is not one of {', '.join(LIST_FILTERS)}.",
                 code="invalid_status",
             )
-        user = request.user
-        rows = LIST_FILTERS[wanted](user=user) if wanted else selectors.tournament_list(user=user)
+        division = _league_division_filter(request)
+        select = LIST_FILTERS[wanted] if wanted else selectors.tournament_list
+        rows = select(user=request.user, league_division=division)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(s.TournamentSummarySerializer(page, many=True).data)
@@ -124,6 +135,13 @@ class TournamentListCreateApi(APIView):
         name = data.pop("name", "")
         tournament = services.tournament_create(organiser=request.user, name=name, **data)
         return Response(_detail(request, tournament.pk), status=status.HTTP_201_CREATED)
+
+
+def _league_division_filter(request: Request) -> bool | None:
+    """``?league_division=``: true or false (else 400 ``invalid_flag``); None when absent."""
+    if "league_division" not in request.query_params:
+        return None
+    return query_flag(request.query_params, "league_division")
 
 
 class TournamentDetailApi(APIView):

@@ -223,6 +223,16 @@ class Tournament(TimeControlFields):
     def is_knockout(self) -> bool:
         return self.format == self.Format.KNOCKOUT
 
+    @property
+    def division(self) -> models.Model | None:
+        """The league division this round robin is played as, or None for an event of its own.
+
+        The link lives in the leagues app (``leagues.Division.tournament``, related name
+        ``league_division``); tournaments only follow the reverse relation, so nothing here
+        imports leagues. The selectors read it with the event (``selectors.WITH_DIVISION``).
+        """
+        return getattr(self, "league_division", None)
+
 
 class Entry(models.Model):
     """A player's place in a tournament, from registration to the end."""

@@ -90,13 +90,22 @@ def tournament_sees_every_event(*, user: AnyUser | None) -> bool:
     return user.is_staff and (user.has_perm(ADJUDICATE) or user.has_perm(MANAGE_ENTRIES))
 
 
+WITH_DIVISION = "league_division__season__league"
+"""The league division a round robin is played as, its season and league
+(``Tournament.division``): one join, so a list costs no query per row."""
+
+
 def tournament_list(
-    *, user: AnyUser | None = None, status: str | None = None
+    *,
+    user: AnyUser | None = None,
+    status: str | None = None,
+    league_division: bool | None = None,
 ) -> QuerySet[Tournament]:
     """Tournaments ``user`` may see, newest first: public events that are not drafts, the
     private ones they organise or play in, their own drafts; every event for those
-    ``tournament_sees_every_event`` names."""
-    rows = Tournament.objects.select_related("organiser", "winner")
+    ``tournament_sees_every_event`` names. ``league_division``: True keeps only the round
+    robins played as league divisions, False only the events of their own; None both."""
+    rows = Tournament.objects.select_related("organiser__profile", "winner__profile", WITH_DIVISION)
     if user is None or not user.is_authenticated:
         rows = rows.filter(public=True).exclude(status=Tournament.Status.DRAFT)
     elif not tournament_sees_every_event(user=user):
@@ -104,16 +113,23 @@ def tournament_list(
         rows = rows.exclude(~Q(organiser=user), status=Tournament.Status.DRAFT)
     if status is not None:
         rows = rows.filter(status=status)
+    if league_division is not None:
+        rows = rows.filter(league_division__isnull=not league_division)
     return rows.distinct()
 
 
 def tournament_list_open(
-    *, user: AnyUser | None = None, now: datetime | None = None
+    *,
+    user: AnyUser | None = None,
+    now: datetime | None = None,
+    league_division: bool | None = None,
 ) -> QuerySet[Tournament]:
     """Events taking registrations now, the soonest to close first."""
     now = now or timezone.now()
     return (
-        tournament_list(user=user, status=Tournament.Status.REGISTRATION)
+        tournament_list(
+            user=user, status=Tournament.Status.REGISTRATION, league_division=league_division
+        )
         .filter(Q(registration_closes_at__isnull=True) | Q(registration_closes_at__gt=now))
         .order_by(
             F("registration_closes_at").asc(nulls_last=True),
@@ -123,12 +139,20 @@ def tournament_list_open(
     )
 
 
-def tournament_list_running(*, user: AnyUser | None = None) -> QuerySet[Tournament]:
-    return tournament_list(user=user, status=Tournament.Status.RUNNING).order_by("-started_at")
+def tournament_list_running(
+    *, user: AnyUser | None = None, league_division: bool | None = None
+) -> QuerySet[Tournament]:
+    return tournament_list(
+        user=user, status=Tournament.Status.RUNNING, league_division=league_division
+    ).order_by("-started_at")
 
 
-def tournament_list_finished(*, user: AnyUser | None = None) -> QuerySet[Tournament]:
-    return tournament_list(user=user, status=Tournament.Status.FINISHED).order_by("-finished_at")
+def tournament_list_finished(
+    *, user: AnyUser | None = None, league_division: bool | None = None
+) -> QuerySet[Tournament]:
+    return tournament_list(
+        user=user, status=Tournament.Status.FINISHED, league_division=league_division
+    ).order_by("-finished_at")
 
 
 def tournament_get_visible(*, tournament_id: int, user: AnyUser | None = None) -> Tournament:
@@ -140,10 +164,11 @@ def tournament_get_visible(*, tournament_id: int, user: AnyUser | None = None) -
 
 
 def player_tournament_list(*, user: AbstractBaseUser) -> QuerySet[Tournament]:
-    """The events ``user`` entered (any entry status), newest first."""
+    """The events ``user`` entered (any entry status), newest first, their league divisions
+    included (the player's record of events)."""
     return (
         Tournament.objects.filter(entries__player=user)
-        .select_related("organiser", "winner")
+        .select_related("organiser__profile", "winner__profile", WITH_DIVISION)
         .distinct()
         .order_by("-created_at")
     )

@@ -235,9 +235,38 @@ class TrfImportInputSerializer(StrictJsonTypes, serializers.Serializer):
 # --- Outputs --------------------------------------------------------------------------------
 
 
+class LeagueRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The league: /api/v1/leagues/{id}/.")
+    name = serializers.CharField()
+
+
+class SeasonRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The season: /api/v1/leagues/seasons/{id}/.")
+    number = serializers.IntegerField(help_text="1 for the league's first season.")
+
+
+class LeagueDivisionSerializer(serializers.Serializer):
+    """The league division a round robin is played as (the leagues app owns it)."""
+
+    id = serializers.IntegerField(help_text="Its table: /api/v1/leagues/divisions/{id}/.")
+    name = serializers.CharField(help_text='"Division 2", or "Rookies" for a rookie division.')
+    tier = serializers.IntegerField(help_text="1 = the top division.")
+    rookie = serializers.BooleanField(help_text="A division of the season's newcomers.")
+    league = LeagueRefSerializer(source="season.league")
+    season = SeasonRefSerializer()
+
+
 class TournamentSummarySerializer(serializers.ModelSerializer):
     organiser = PlayerSerializer()
     winner = PlayerSerializer(allow_null=True)
+    league_division = LeagueDivisionSerializer(
+        source="division",
+        allow_null=True,
+        read_only=True,
+        help_text="The league division this round robin is played as (its league, season and "
+        "tier), or null for a tournament of its own. The list leaves divisions out with "
+        "`league_division=false`.",
+    )
     time_control = serializers.SerializerMethodField()
     needs_entry_code = serializers.SerializerMethodField(
         help_text="Registering needs the organiser's entry code."
@@ -261,6 +290,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "rounds_planned",
             "time_control",
             "winner",
+            "league_division",
             "created_at",
             "started_at",
             "finished_at",

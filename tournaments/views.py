@@ -81,15 +81,19 @@ def _action(view: View) -> View:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The events of their own; league divisions are listed by their seasons under /leagues/
+    (their pages stay where they are, linked from games, seasons and players' pages)."""
     user = request.user
     context: dict[str, Any] = {
-        "open": selectors.tournament_list_open(user=user),
-        "running": selectors.tournament_list_running(user=user),
-        "finished": selectors.tournament_list_finished(user=user)[:20],
+        "open": selectors.tournament_list_open(user=user, league_division=False),
+        "running": selectors.tournament_list_running(user=user, league_division=False),
+        "finished": selectors.tournament_list_finished(user=user, league_division=False)[:20],
         "can_create": user.is_authenticated and user.has_perm(selectors.ORGANISE),
     }
     if user.is_authenticated:
-        context["drafts"] = selectors.tournament_list(user=user, status=Tournament.Status.DRAFT)
+        context["drafts"] = selectors.tournament_list(
+            user=user, status=Tournament.Status.DRAFT, league_division=False
+        )
     return render(request, "tournaments/list.html", context)
 
 
@@ -102,6 +106,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     late_round = selectors.tournament_late_entry_round(tournament=tournament)
     context: dict[str, Any] = {
         "tournament": tournament,
+        "division": tournament.division,
         "entries": entries,
         "mine": mine,
         "rounds": list(selectors.tournament_rounds(tournament=tournament)),
