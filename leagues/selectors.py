@@ -93,13 +93,17 @@ def league_creator_require(*, user: AnyUser | None) -> None:
 def league_can_organise(
     *, league: League, user: AnyUser | None, permission: str = ORGANISE
 ) -> bool:
-    """The league's organiser, or a user holding ``permission`` for every league: who may
-    change its rules (``ORGANISE``) or move its players (``MOVE_PLAYERS``)."""
-    return bool(
-        user is not None
-        and user.is_active
-        and (user.pk == league.organiser_id or user.has_perm(permission))
-    )
+    """Whether ``user`` may change this league's rules (``ORGANISE``) or move its players
+    (``MOVE_PLAYERS``): its organiser while they hold the organiser permission, a superuser,
+    or staff holding ``permission`` for every league. Never the organiser permission alone:
+    that one lets a user organise their own leagues, as with tournaments."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if user.pk == league.organiser_id:
+        return user.has_perm(ORGANISE)
+    return permission != ORGANISE and user.is_staff and user.has_perm(permission)
 
 
 def league_organiser_require(

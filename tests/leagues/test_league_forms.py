@@ -356,24 +356,30 @@ def test_a_bad_change_is_shown_and_nothing_is_saved(organiser, league):
     assert (league.division_size, league.promotion_count) == (8, None)
 
 
-def test_only_those_the_service_allows_may_edit(organiser, league):
-    """``league_update`` lets the league's organiser, and any holder of the league organiser
-    permission, change it; the page and its link follow it."""
+def test_only_the_organiser_and_superusers_may_edit(organiser, league):
+    """``league_update`` lets the league's organiser and superusers change it, not another
+    holder of the organiser permission (it lets a user organise their own leagues only);
+    the page and its link follow it."""
     edit_link = f'href="{edit_url(league)}"'
     other_organiser = league_perm_only("otherorg")
     player = make_user("plain")
 
-    for allowed in (organiser, other_organiser):
+    for allowed in (organiser, make_superuser("boss")):
         assert edit_link in logged_in(allowed).get(f"/leagues/{league.pk}/").content.decode()
         assert logged_in(allowed).get(edit_url(league)).status_code == 200
-    assert edit_link not in logged_in(player).get(f"/leagues/{league.pk}/").content.decode()
+    for refused_user in (other_organiser, player):
+        page = logged_in(refused_user).get(f"/leagues/{league.pk}/").content.decode()
+        assert edit_link not in page
     assert edit_link not in Client().get(f"/leagues/{league.pk}/").content.decode()
 
-    refused = logged_in(player).post(edit_url(league), {"name": "Taken over"}, follow=True)
-    assert refused.redirect_chain == [(f"/leagues/{league.pk}/", 302)]
-    assert messages_of(refused) == [
-        "Only the organiser of Beltane League (or an administrator) may do this."
-    ]
+    for refused_user in (other_organiser, player):
+        refused = logged_in(refused_user).post(
+            edit_url(league), {"name": "Taken over"}, follow=True
+        )
+        assert refused.redirect_chain == [(f"/leagues/{league.pk}/", 302)]
+        assert messages_of(refused) == [
+            "Only the organiser of Beltane League (or an administrator) may do this."
+        ]
     anonymous = Client().post(edit_url(league), {"name": "Taken over"})
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
     league.refresh_from_db()

@@ -8,8 +8,8 @@ import pytest
 from leagues import services
 from leagues.models import Membership, Season
 from notifications.models import OutboxEmail
-from tests.accounts.factories import make_user
-from tests.leagues.conftest import DAY, T0, play_division
+from tests.accounts.factories import make_superuser, make_user
+from tests.leagues.conftest import DAY, T0, grant, play_division
 from tournaments import services as tournament_services
 from tournaments.models import Entry
 
@@ -200,3 +200,38 @@ def test_league_emails_follow_each_players_settings(organiser, clock, beat, comm
     assert (
         "You finished 1 in Division 1: you stay in division 1" in ends.get(recipient=keen).body_text
     )
+
+
+def test_only_its_organiser_or_a_superuser_changes_a_league(organiser, clock):
+    """The organiser permission lets a user organise their own leagues, not another's."""
+    lg = league(organiser)
+    rival = grant(make_user("rival"), "organise_league")
+    assert (
+        code_of(services.league_update, league_id=lg.pk, actor=rival, name="Mine")
+        == "not_organiser"
+    )
+    services.league_update(league_id=lg.pk, actor=make_superuser(), name="Renamed")
+    services.league_update(league_id=lg.pk, actor=organiser, name="Renamed again")
+    lg.refresh_from_db()
+    assert lg.name == "Renamed again"
+    stripped = make_user("stripped")
+    lg.organiser = stripped  # an organiser whose permission was taken away
+    lg.save(update_fields=["organiser"])
+    assert (
+        code_of(services.league_update, league_id=lg.pk, actor=stripped, name="Mine")
+        == "not_organiser"
+    )
+
+
+def test_staff_with_the_move_permission_move_players_in_any_league(organiser, clock):
+    lg = league(organiser)
+    season = lg.seasons.get()
+    player = make_user("pl")
+    services.season_register(season_id=season.pk, user=player)
+    move = {"season_id": season.pk, "player_id": player.pk, "tier": 1, "reason": "r"}
+    mover = grant(make_user("mover"), "manage_league_players")
+    assert code_of(services.season_player_move, actor=mover, **move) == "not_organiser"
+    mover.is_staff = True
+    mover.save(update_fields=["is_staff"])
+    services.season_player_move(actor=mover, **move)
+    assert Membership.objects.get(season=season, player=player).tier_requested == 1
