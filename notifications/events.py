@@ -211,12 +211,7 @@ def on_challenge_received(challenge: Challenge) -> None:
     """A challenge addressed to someone (open seeks notify no one)."""
     if challenge.opponent_id is None:
         return
-    context = {
-        "challenge": challenge,
-        "challenger_name": _name(challenge.challenger),
-        "time_control": challenge.time_control.describe(),
-        "challenges_url": settings.SITE_URL + reverse("games:challenges"),
-    }
+    context = _challenge_context(challenge, challenger_name=_name(challenge.challenger))
     notify(
         user=challenge.opponent,
         event=Event.CHALLENGE_RECEIVED,
@@ -224,6 +219,17 @@ def on_challenge_received(challenge: Challenge) -> None:
         dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{challenge.opponent_id}",
         reply_to=challenge_reply_context(context, challenge=challenge),
     )
+
+
+def _challenge_context(challenge: Challenge, **names: str) -> dict[str, Any]:
+    """What a challenge's emails show: the challenge, its time control, the page of
+    challenges, and ``names`` (who sent it, or who answered)."""
+    return {
+        "challenge": challenge,
+        "time_control": challenge.time_control.describe(),
+        "challenges_url": settings.SITE_URL + reverse("games:challenges"),
+        **names,
+    }
 
 
 def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) -> str:
@@ -251,12 +257,7 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
 def on_challenge_declined(challenge: Challenge) -> None:
     """Tell the challenger that the player they challenged declined."""
     user = challenge.challenger
-    context = {
-        "challenge": challenge,
-        "opponent_name": _name(challenge.opponent),
-        "time_control": challenge.time_control.describe(),
-        "challenges_url": settings.SITE_URL + reverse("games:challenges"),
-    }
+    context = _challenge_context(challenge, opponent_name=_name(challenge.opponent))
     notify(
         user=user,
         event=Event.CHALLENGE_DECLINED,
