@@ -94,16 +94,11 @@ def league_can_organise(
     *, league: League, user: AnyUser | None, permission: str = ORGANISE
 ) -> bool:
     """Whether ``user`` may change this league's rules (``ORGANISE``) or move its players
-    (``MOVE_PLAYERS``): its organiser while they hold the organiser permission, a superuser,
-    or staff holding ``permission`` for every league. Never the organiser permission alone:
-    that one lets a user organise their own leagues, as with tournaments."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    if user.pk == league.organiser_id:
-        return user.has_perm(ORGANISE)
-    return permission != ORGANISE and user.is_staff and user.has_perm(permission)
+    (``MOVE_PLAYERS``), by the tournaments' rule (``organiser_or_staff_may``): its
+    organiser, a superuser, or staff holding ``permission`` for every league."""
+    return tournament_selectors.organiser_or_staff_may(
+        user=user, organiser_id=league.organiser_id, organise=ORGANISE, permission=permission
+    )
 
 
 def league_organiser_require(

@@ -553,17 +553,27 @@ MANAGE_ENTRIES = "tournaments.manage_tournament_entries"
 def tournament_can_manage(
     *, tournament: Tournament, user: AnyUser | None, permission: str = ORGANISE
 ) -> bool:
-    """Whether ``user`` may run this event: its organiser while they hold the organiser
-    permission, a superuser, or staff holding ``permission`` for the entries and results of
-    every event (never the organiser permission alone: that one only lets a user organise
-    their own events)."""
+    """Whether ``user`` may run this event (``organiser_or_staff_may`` with the tournament
+    organiser permission): its organiser, a superuser, or staff holding ``permission`` for
+    the entries and results of every event."""
+    return organiser_or_staff_may(
+        user=user, organiser_id=tournament.organiser_id, organise=ORGANISE, permission=permission
+    )
+
+
+def organiser_or_staff_may(
+    *, user: AnyUser | None, organiser_id: int | None, organise: str, permission: str
+) -> bool:
+    """The rule for running a competition (a tournament, a league): its organiser while they
+    hold ``organise``, a superuser, or staff holding ``permission`` for every competition.
+    Never ``organise`` alone: it lets a user run their own competitions only."""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if user.is_superuser:
         return True
-    if user.pk == tournament.organiser_id:
-        return user.has_perm(ORGANISE)
-    return permission != ORGANISE and user.is_staff and user.has_perm(permission)
+    if user.pk == organiser_id:
+        return user.has_perm(organise)
+    return permission != organise and user.is_staff and user.has_perm(permission)
 
 
 def tournament_get_managed(
