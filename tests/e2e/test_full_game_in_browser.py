@@ -189,7 +189,10 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     assert game.status == Game.Status.FINISHED and game.result
     ending = selectors.termination_text(game=game)
     for page in (ann, ben):
-        page.goto(url)
+        # Each page shows the end by itself: the last mover's after the move, the other's
+        # when its poll finds the game over and reloads (a goto now would race that reload).
+        page.wait_for_selector(".status-line .ending", timeout=15_000)
+        page.wait_for_load_state()
         assert page.locator(".status-line .ending").text_content().strip() == ending
         assert page.locator("#move-form").count() == 0
     ann.screenshot(path=str(ARTIFACTS / "game-finished-desktop.png"), full_page=True)
