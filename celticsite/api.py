@@ -3,7 +3,7 @@ paths. The body parser is in ``celticsite.parsers``, the schema class in ``celti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -12,8 +12,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import CursorPagination, PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -30,6 +32,37 @@ class ErrorSerializer(serializers.Serializer):
     current_ply = serializers.IntegerField(required=False, help_text="For stale_ply.")
     expected = serializers.CharField(required=False, help_text="How to write it correctly.")
     errors = serializers.DictField(required=False, help_text="Per-field validation messages.")
+
+
+def error_responses(
+    *, not_found: str, conflict: str, forbidden: str = "You may not do this; see code."
+) -> Callable[..., dict[int, OpenApiResponse]]:
+    """An app's error answers for ``extend_schema(responses=...)``: the returned function
+    gives those of the status codes it is passed, e.g. ``errors(400, 404)``. ``not_found``,
+    ``conflict`` and ``forbidden`` say what 404, 409 and 403 mean in the app."""
+    described = {
+        400: "The request is invalid; see detail.",
+        401: "Log in (or send a token) first.",
+        403: forbidden,
+        404: not_found,
+        409: conflict,
+    }
+    answers = {
+        code: OpenApiResponse(ErrorSerializer, description=text) for code, text in described.items()
+    }
+
+    def errors(*codes: int) -> dict[int, OpenApiResponse]:
+        return {code: answers[code] for code in codes}
+
+    return errors
+
+
+def validated(serializer_class: type, request: Request, **kwargs: Any) -> Any:
+    """``serializer_class`` over the request's body, valid (else DRF's 400); ``kwargs`` go
+    to the serializer (e.g. ``context``)."""
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer
 
 
 class _StrictPageSize:

@@ -11,14 +11,14 @@ from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from celticsite.api import CursorPage, ErrorSerializer, Pagination, query_flag
+from celticsite.api import CursorPage, Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from games import selectors, services
 from games import serializers as s
@@ -28,17 +28,11 @@ from games.models import Game, IdempotentRequest, Move
 from games.rules import GameState
 from games.rules.errors import quote
 
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
-    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
-    403: OpenApiResponse(ErrorSerializer, description="You may not do this."),
-    404: OpenApiResponse(ErrorSerializer, description="No such object (or not visible)."),
-    409: OpenApiResponse(ErrorSerializer, description="The game or challenge has moved on."),
-}
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
+_errors = error_responses(
+    not_found="No such object (or not visible).",
+    conflict="The game or challenge has moved on.",
+    forbidden="You may not do this.",
+)
 
 
 def _game_detail(
@@ -487,9 +481,7 @@ class ConditionalLineDetailApi(APIView):
 
 
 def _valid(serializer_class: type, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return dict(validated(serializer_class, request).validated_data)
 
 
 def idempotent(request: Request, handle: Any) -> Response:

@@ -16,33 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination
+from celticsite.api import Pagination, error_responses, validated
 from ladders import errors, selectors, services
 from ladders import serializers as s
 from ladders.models import Ladder
 
 TAGS = ["ladders"]
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
-    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
-    403: OpenApiResponse(ErrorSerializer, description="You may not do this; see code."),
-    404: OpenApiResponse(ErrorSerializer, description="No such ladder (or player)."),
-    409: OpenApiResponse(
-        ErrorSerializer,
-        description="The ladder's rules refuse this now; `code` names the rule "
-        "(e.g. out_of_range, rematch_too_soon, already_on_ladder).",
-    ),
-}
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
-
-
-def _valid(serializer_class: type, request: Request) -> Any:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer
+_errors = error_responses(
+    not_found="No such ladder (or player).",
+    conflict="The ladder's rules refuse this now; `code` names the rule "
+    "(e.g. out_of_range, rematch_too_soon, already_on_ladder).",
+)
 
 
 def _ladder(ladder_id: int) -> Ladder:
@@ -91,7 +75,7 @@ class LadderListCreateApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.LadderCreateInputSerializer, request).service_kwargs()
+        data = validated(s.LadderCreateInputSerializer, request).service_kwargs()
         ladder = services.ladder_create(organiser=request.user, **data)
         return Response(_ladder_detail(request, ladder.pk), status=status.HTTP_201_CREATED)
 
@@ -182,7 +166,7 @@ class LadderChallengeApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request, ladder_id: int) -> Response:
-        data = _valid(s.LadderChallengeInputSerializer, request).validated_data
+        data = validated(s.LadderChallengeInputSerializer, request).validated_data
         defender_id = selectors.player_id_by_username(username=data["opponent"])
         challenge = services.ladder_challenge(
             ladder_id=ladder_id, challenger=request.user, defender_id=defender_id
@@ -201,7 +185,7 @@ class LadderRemoveApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request, ladder_id: int) -> Response:
-        data = _valid(s.LadderRemoveInputSerializer, request).validated_data
+        data = validated(s.LadderRemoveInputSerializer, request).validated_data
         player_id = selectors.player_id_by_username(username=data["player"])
         event = services.ladder_player_remove(
             ladder_id=ladder_id, actor=request.user, player_id=player_id, reason=data["reason"]

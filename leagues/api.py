@@ -11,35 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination
+from celticsite.api import Pagination, error_responses, validated
 from leagues import errors, selectors, services
 from leagues import serializers as s
 from leagues.models import Season
 
 TAGS = ["leagues"]
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
-    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
-    403: OpenApiResponse(ErrorSerializer, description="You may not do this; see code."),
-    404: OpenApiResponse(ErrorSerializer, description="No such league (or not visible)."),
-    409: OpenApiResponse(ErrorSerializer, description="Not in this state of the season."),
-}
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
-
-
-def _valid(serializer_class: type, request: Request) -> Any:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer
+_errors = error_responses(
+    not_found="No such league (or not visible).",
+    conflict="Not in this state of the season.",
+)
 
 
 def _league_detail(request: Request, league_id: int) -> dict[str, Any]:
@@ -86,7 +73,7 @@ class LeagueListCreateApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.LeagueCreateInputSerializer, request).service_kwargs()
+        data = validated(s.LeagueCreateInputSerializer, request).service_kwargs()
         league = services.league_create(organiser=request.user, **data)
         return Response(_league_detail(request, league.pk), status=status.HTTP_201_CREATED)
 
@@ -117,7 +104,7 @@ class LeagueDetailApi(APIView):
     )
     def patch(self, request: Request, league_id: int) -> Response:
         league = selectors.league_get(league_id=league_id, user=request.user)
-        changes = _valid(s.LeagueUpdateInputSerializer, request).service_kwargs()
+        changes = validated(s.LeagueUpdateInputSerializer, request).service_kwargs()
         services.league_update(league_id=league.pk, actor=request.user, **changes)
         return Response(_league_detail(request, league.pk))
 
@@ -188,7 +175,7 @@ class SeasonRegisterApi(_SeasonWriteApi):
     )
     def post(self, request: Request, season_id: int) -> Response:
         season = self.season(request, season_id)
-        data = _valid(s.SeasonRegisterInputSerializer, request).validated_data
+        data = validated(s.SeasonRegisterInputSerializer, request).validated_data
         membership = services.season_register(
             season_id=season.pk, user=request.user, this_season_only=data["this_season_only"]
         )
@@ -219,7 +206,7 @@ class SeasonCarryOverApi(_SeasonWriteApi):
     )
     def post(self, request: Request, season_id: int) -> Response:
         season = self.season(request, season_id)
-        data = _valid(s.SeasonCarryOverInputSerializer, request).validated_data
+        data = validated(s.SeasonCarryOverInputSerializer, request).validated_data
         membership = services.season_carry_over_set(
             season_id=season.pk, user=request.user, carry_over=data["carry_over"]
         )
@@ -240,7 +227,7 @@ class SeasonMoveApi(_SeasonWriteApi):
             raise errors.NotLeagueOrganiser(
                 f"Only the organiser of {season.league} or an administrator may move players."
             )
-        data = _valid(s.LeagueMoveInputSerializer, request).validated_data
+        data = validated(s.LeagueMoveInputSerializer, request).validated_data
         if not get_user_model().objects.filter(pk=data["player_id"]).exists():
             raise errors.NotInSeason(f"There is no player #{data['player_id']}.")
         membership = services.season_player_move(

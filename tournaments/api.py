@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from celticsite.api import ErrorSerializer, Pagination, query_flag
+from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from tournaments import errors, selectors, services
 from tournaments import serializers as s
@@ -27,28 +27,15 @@ from tournaments.models import Tournament
 from tournaments.trf import TrfError, format_trf, parse_trf
 
 TAGS = ["tournaments"]
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="The request is invalid; see detail."),
-    401: OpenApiResponse(ErrorSerializer, description="Log in (or send a token) first."),
-    403: OpenApiResponse(ErrorSerializer, description="You may not do this; see code."),
-    404: OpenApiResponse(ErrorSerializer, description="No such tournament (or not visible)."),
-    409: OpenApiResponse(ErrorSerializer, description="Not in this state of the event."),
-}
+_errors = error_responses(
+    not_found="No such tournament (or not visible).",
+    conflict="Not in this state of the event.",
+)
 LIST_FILTERS = {
     "open": selectors.tournament_list_open,
     "running": selectors.tournament_list_running,
     "finished": selectors.tournament_list_finished,
 }
-
-
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in codes}
-
-
-def _valid(serializer_class: type, request: Request, **kwargs: Any) -> Any:
-    serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer
 
 
 def _visible(request: Request, tournament_id: int) -> Tournament:
@@ -131,7 +118,7 @@ class TournamentListCreateApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.TournamentSettingsInputSerializer, request).service_kwargs()
+        data = validated(s.TournamentSettingsInputSerializer, request).service_kwargs()
         name = data.pop("name", "")
         tournament = services.tournament_create(organiser=request.user, name=name, **data)
         return Response(_detail(request, tournament.pk), status=status.HTTP_201_CREATED)
@@ -168,7 +155,7 @@ class TournamentDetailApi(APIView):
     )
     def patch(self, request: Request, tournament_id: int) -> Response:
         tournament = _managed(request, tournament_id)
-        data = _valid(s.TournamentSettingsInputSerializer, request, partial=True)
+        data = validated(s.TournamentSettingsInputSerializer, request, partial=True)
         services.tournament_update(
             tournament_id=tournament.pk, actor=request.user, **data.service_kwargs()
         )
@@ -285,7 +272,7 @@ class TournamentTrfImportApi(LoggedInApi):
                 "You need the organiser permission to import tournaments.",
                 code="organiser_permission_required",
             )
-        data = _valid(s.TrfImportInputSerializer, request).validated_data
+        data = validated(s.TrfImportInputSerializer, request).validated_data
         try:
             trf = parse_trf(data["trf"])
         except TrfError as exc:
@@ -316,7 +303,7 @@ class TournamentRegisterApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
-        data = _valid(s.RegisterInputSerializer, request).validated_data
+        data = validated(s.RegisterInputSerializer, request).validated_data
         entry = services.tournament_register(
             tournament_id=tournament.pk, user=request.user, entry_code=data["entry_code"]
         )
@@ -383,7 +370,7 @@ class TournamentCancelApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = _managed(request, tournament_id)
-        data = _valid(s.ReasonInputSerializer, request).validated_data
+        data = validated(s.ReasonInputSerializer, request).validated_data
         services.tournament_cancel(
             tournament_id=tournament.pk, actor=request.user, reason=data["reason"]
         )
@@ -400,7 +387,7 @@ class TournamentInviteApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
-        username = _valid(s.InviteInputSerializer, request).validated_data["username"]
+        username = validated(s.InviteInputSerializer, request).validated_data["username"]
         user = get_user_model().objects.filter(username__iexact=username).first()
         if user is None:
             raise errors.EntryNotFound(f"There is no player called {username!r}.", code="no_user")
@@ -451,7 +438,7 @@ class EntryRemoveApi(LoggedInApi):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
         selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
-        reason = _valid(s.ReasonInputSerializer, request).validated_data["reason"]
+        reason = validated(s.ReasonInputSerializer, request).validated_data["reason"]
         entry = services.entry_remove(entry_id=entry_id, actor=request.user, reason=reason)
         return Response(s.EntryOutputSerializer(entry).data)
 
@@ -468,7 +455,7 @@ class RoundPairManuallyApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
-        data = _valid(s.ManualPairingInputSerializer, request).validated_data
+        data = validated(s.ManualPairingInputSerializer, request).validated_data
         rnd = services.round_pair_manually(
             tournament_id=tournament.pk,
             actor=request.user,
@@ -492,7 +479,7 @@ class ByeRequestApi(LoggedInApi):
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
-        data = _valid(s.ByeRequestInputSerializer, request).validated_data
+        data = validated(s.ByeRequestInputSerializer, request).validated_data
         bye = services.bye_request(
             tournament_id=tournament.pk, user=request.user, round_number=data["round"]
         )
@@ -528,7 +515,7 @@ class EntryByeApi(LoggedInApi):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
         selectors.tournament_entry_in(tournament=tournament, entry_id=entry_id)
-        data = _valid(s.ByeEnterInputSerializer, request).validated_data
+        data = validated(s.ByeEnterInputSerializer, request).validated_data
         bye = services.bye_enter(
             tournament_id=tournament.pk,
             actor=request.user,
@@ -552,7 +539,7 @@ class ForbiddenPairsApi(LoggedInApi):
     )
     def put(self, request: Request, tournament_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.MANAGE_ENTRIES)
-        data = _valid(s.ForbiddenPairsInputSerializer, request).validated_data
+        data = validated(s.ForbiddenPairsInputSerializer, request).validated_data
         tournament = services.forbidden_pairs_set(
             tournament_id=tournament.pk,
             actor=request.user,
@@ -572,7 +559,7 @@ def _game_result(
     """Adjudicate or fix the result of one pairing of the tournament, with a reason."""
     tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
     selectors.tournament_game_in(tournament=tournament, tournament_game_id=tournament_game_id)
-    data = _valid(serializer_class, request).validated_data
+    data = validated(serializer_class, request).validated_data
     link = service(
         tournament_game_id=tournament_game_id,
         actor=request.user,
@@ -632,7 +619,7 @@ class MatchDecideApi(LoggedInApi):
     def post(self, request: Request, tournament_id: int, match_id: int) -> Response:
         tournament = _managed(request, tournament_id, permission=selectors.ADJUDICATE)
         selectors.tournament_match_in(tournament=tournament, match_id=match_id)
-        data = _valid(s.MatchDecideInputSerializer, request).validated_data
+        data = validated(s.MatchDecideInputSerializer, request).validated_data
         match = services.knockout_match_decide(
             match_id=match_id,
             actor=request.user,
