@@ -47,3 +47,19 @@ def _one_request_at_a_time_on_sqlite():
     LiveServerThread.server_class = _SerialWSGIServer
     yield
     LiveServerThread.server_class = threaded
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _live_server_connections_closed(django_db_setup, django_db_blocker):
+    """PostgreSQL: after the browser tests, end the connections the live server's request
+    threads still hold (a browser's keep-alive keeps a thread, and its connection, after the
+    page is gone), so the test database can be dropped. Runs before the database's teardown,
+    which it depends on."""
+    yield
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
