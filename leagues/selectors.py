@@ -28,9 +28,14 @@ MOVE_PLAYERS = "leagues.manage_league_players"
 
 
 def _visible(user: AnyUser | None) -> Q:
+    """Public leagues; private ones to their organiser and players, and to those who may act
+    on every league or every event (its divisions are events): superusers, and active staff
+    holding the move permission or one that shows them every tournament."""
     if user is None or not user.is_authenticated:
         return Q(public=True)
-    if user.is_superuser:
+    if tournament_selectors.tournament_sees_every_event(user=user) or (
+        user.is_active and user.is_staff and user.has_perm(MOVE_PLAYERS)
+    ):
         return Q()
     return Q(public=True) | Q(organiser=user) | Q(seasons__memberships__player=user)
 

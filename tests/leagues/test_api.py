@@ -5,7 +5,7 @@ private league, rule changes and bad input."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
 from leagues import services
@@ -189,6 +189,22 @@ def test_a_private_league_is_hidden_from_outsiders(world):
     League.objects.filter(pk=league.pk).update(public=False)
     seen = [world["clients"][role].get(f"{L}/{league.pk}/").status_code for role in ROLES]
     assert seen == [404, 200, 404, 200, 404, 200]
+
+
+@pytest.mark.parametrize(
+    ("app", "codename"),
+    [("leagues", "manage_league_players"), ("tournaments", "adjudicate_tournament_game")],
+)
+def test_staff_who_act_on_every_league_or_event_see_a_private_league(world, app, codename):
+    """Its divisions are events they may act on, and their pages link to its seasons."""
+    league, staff = world["league"], world["users"]["staff"]
+    League.objects.filter(pk=league.pk).update(public=False)
+    staff.user_permissions.add(
+        Permission.objects.get(codename=codename, content_type__app_label=app)
+    )
+    client = token_client(User.objects.get(pk=staff.pk), name="staff")
+    assert client.get(f"{L}/{league.pk}/").status_code == 200
+    assert client.get(f"{L}/seasons/{world['season'].pk}/").status_code == 200
 
 
 def test_the_organiser_changes_the_rules_for_the_next_season(world):
