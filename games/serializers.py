@@ -161,6 +161,10 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
         return game.pk if game else None
 
 
+_DATETIME = serializers.DateTimeField()
+"""Formats a time as every DateTimeField of the API does (ISO 8601, UTC as Z)."""
+
+
 class ClockSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=["orange", "blue"], help_text="Whose clock runs.")
     seconds_left = serializers.IntegerField(
@@ -179,14 +183,18 @@ class ClockSerializer(serializers.Serializer):
 
 
 def clock_data(game: Game, reading: ClockReading | None) -> dict[str, Any] | None:
+    """The clock as ``ClockSerializer`` shows it, built directly: it is on every row of every
+    game list, and a serializer per row cost about 0.1 ms."""
     if reading is None:
         return None
     return {
-        "side": game.to_move,
+        "side": str(game.to_move),
         "seconds_left": int(reading.time_left.total_seconds()),
-        "deadline": game.deadline,
-        "paused": reading.paused,
-        "resumes_at": reading.resumes_at,
+        "deadline": _DATETIME.to_representation(game.deadline),
+        "paused": None if reading.paused is None else str(reading.paused),
+        "resumes_at": (
+            None if reading.resumes_at is None else _DATETIME.to_representation(reading.resumes_at)
+        ),
     }
 
 
@@ -250,8 +258,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(ClockSerializer(allow_null=True))
     def get_clock(self, obj: Game) -> dict[str, Any] | None:
-        data = clock_data(obj, self._clock)
-        return None if data is None else ClockSerializer(data).data
+        return clock_data(obj, self._clock)
 
     def _seconds_left(self, game: Game, side: str) -> int | None:
         """The running time left while it is ``side``'s turn, else their stored bank."""
@@ -316,10 +323,6 @@ class TurnSerializer(serializers.ModelSerializer):
             "notation": instance.notation,
             "created_at": _DATETIME.to_representation(instance.created_at),
         }
-
-
-_DATETIME = serializers.DateTimeField()
-"""Formats a time as every DateTimeField of the API does (ISO 8601, UTC as Z)."""
 
 
 class GameDetailSerializer(GameSummarySerializer):

@@ -301,3 +301,36 @@ def test_a_turn_is_shown_exactly_as_the_generic_model_serializer_would(game, ali
     fast = TurnSerializer(turns, many=True).data
     assert fast == Generic(turns, many=True).data
     assert fast[0]["created_at"].endswith("Z") and set(fast[0]) == set(TurnSerializer.Meta.fields)
+
+
+@pytest.mark.parametrize("paused", [None, "weekend", "vacation"])
+def test_a_clock_is_shown_exactly_as_its_serializer_would(paused):
+    """clock_data builds the dict directly for speed: it must not drift from ClockSerializer,
+    which the schema is made from."""
+    from datetime import UTC, datetime, timedelta
+
+    from games.clock import ClockReading, PauseReason
+    from games.serializers import ClockSerializer, clock_data
+
+    deadline = datetime(2026, 11, 27, 18, 30, 5, 123456, tzinfo=UTC)
+    game = Game(to_move="blue", deadline=deadline)
+    reading = ClockReading(
+        time_left=timedelta(days=2, seconds=7.9),
+        paused=None if paused is None else PauseReason(paused),
+        resumes_at=None if paused is None else deadline - timedelta(days=1),
+    )
+    fast = clock_data(game, reading)
+    generic = dict(
+        ClockSerializer(
+            {
+                "side": game.to_move,
+                "seconds_left": int(reading.time_left.total_seconds()),
+                "deadline": deadline,
+                "paused": reading.paused,
+                "resumes_at": reading.resumes_at,
+            }
+        ).data
+    )
+    assert fast == generic
+    assert all(type(value) in (str, int, type(None)) for value in fast.values())
+    assert clock_data(game, None) is None
