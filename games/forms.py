@@ -3,7 +3,8 @@ fields every page that sets one shares (tournaments, leagues, ladders)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django import forms
 
@@ -90,6 +91,22 @@ def domain_error_to_form(form: forms.Form, exc: DomainError) -> None:
         form.add_error(field if field in form.fields else None, text)
     if not problems:
         form.add_error(None, exc.detail)
+
+
+Saved = TypeVar("Saved")
+
+
+def form_saved(form: forms.Form, save: Callable[[], Saved]) -> Saved | None:
+    """What ``save`` (a service call) returns once ``form`` is bound and valid; None when it
+    is not, or when the service refuses (its problems then on the form,
+    ``domain_error_to_form``)."""
+    if not (form.is_bound and form.is_valid()):
+        return None
+    try:
+        return save()
+    except DomainError as exc:
+        domain_error_to_form(form, exc)
+        return None
 
 
 class ChallengeForm(TimeControlForm):

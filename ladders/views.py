@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
-from games.forms import domain_error_to_form
+from games.forms import form_saved
 from ladders import selectors, services
 from ladders.forms import LadderForm
 from ladders.models import Ladder
@@ -96,13 +96,11 @@ def ladder_create(request: HttpRequest) -> HttpResponse:
         messages.error(request, exc.detail)
         return redirect("ladders:list")
     form = LadderForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        try:
-            ladder = services.ladder_create(organiser=request.user, **form.service_kwargs())
-        except DomainError as exc:
-            domain_error_to_form(form, exc)
-        else:
-            messages.success(request, f"{ladder.name} is created: players may join it now.")
-            return redirect("ladders:detail", ladder_id=ladder.pk)
+    ladder = form_saved(
+        form, lambda: services.ladder_create(organiser=request.user, **form.service_kwargs())
+    )
+    if ladder is not None:
+        messages.success(request, f"{ladder.name} is created: players may join it now.")
+        return redirect("ladders:detail", ladder_id=ladder.pk)
     status = 400 if form.is_bound else 200
     return render(request, "ladders/form.html", {"form": form}, status=status)

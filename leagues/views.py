@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
-from games.forms import domain_error_to_form
+from games.forms import form_saved
 from leagues import selectors, services
 from leagues.forms import LeagueCreateForm, LeagueForm, MoveForm
 from leagues.models import League, Season
@@ -158,14 +158,12 @@ def league_create(request: HttpRequest) -> HttpResponse:
         messages.error(request, exc.detail)
         return redirect("leagues:list")
     form = LeagueCreateForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        try:
-            league = services.league_create(organiser=request.user, **form.service_kwargs())
-        except DomainError as exc:
-            domain_error_to_form(form, exc)
-        else:
-            messages.success(request, f"{league.name} is created. {_first_season(league)}")
-            return redirect("leagues:detail", league_id=league.pk)
+    league = form_saved(
+        form, lambda: services.league_create(organiser=request.user, **form.service_kwargs())
+    )
+    if league is not None:
+        messages.success(request, f"{league.name} is created. {_first_season(league)}")
+        return redirect("leagues:detail", league_id=league.pk)
     return _form_page(request, form, league=None)
 
 
@@ -188,14 +186,15 @@ def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
         messages.error(request, exc.detail)
         return redirect("leagues:detail", league_id=league.pk)
     form = LeagueForm(request.POST if request.method == "POST" else None, league=league)
-    if form.is_bound and form.is_valid():
-        try:
-            services.league_update(league_id=league.pk, actor=request.user, **form.service_kwargs())
-        except DomainError as exc:
-            domain_error_to_form(form, exc)
-        else:
-            messages.success(request, "The rules are saved; the next season's start uses them.")
-            return redirect("leagues:detail", league_id=league.pk)
+    saved = form_saved(
+        form,
+        lambda: services.league_update(
+            league_id=league.pk, actor=request.user, **form.service_kwargs()
+        ),
+    )
+    if saved is not None:
+        messages.success(request, "The rules are saved; the next season's start uses them.")
+        return redirect("leagues:detail", league_id=league.pk)
     return _form_page(request, form, league=league)
 
 

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
-from games.forms import domain_error_to_form
+from games.forms import domain_error_to_form, form_saved
 from tournaments import errors, selectors, services
 from tournaments.forms import (
     ByeForm,
@@ -230,19 +230,16 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.error(request, f"{tournament} has started: its settings can no longer change.")
         return redirect("tournaments:manage", tournament_id=tournament.pk)
     form = TournamentForm(request.POST or None, tournament=tournament)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.tournament_update(
-                    tournament_id=tournament.pk, actor=request.user, **form.settings()
-                )
-            except DomainError as exc:
-                domain_error_to_form(form, exc)
-            else:
-                messages.success(request, "Settings saved.")
-                return redirect("tournaments:manage", tournament_id=tournament.pk)
-        status = 400
+    saved = form_saved(
+        form,
+        lambda: services.tournament_update(
+            tournament_id=tournament.pk, actor=request.user, **form.settings()
+        ),
+    )
+    if saved is not None:
+        messages.success(request, "Settings saved.")
+        return redirect("tournaments:manage", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
     rounds = list(selectors.tournament_rounds(tournament=tournament))
     next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
     can_pair = (
