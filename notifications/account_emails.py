@@ -6,7 +6,6 @@ The receivers are connected to ``accounts.signals`` in ``NotificationsConfig.rea
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.conf import settings
@@ -18,10 +17,9 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from celticsite.celery import task_queue
 from notifications.models import OutboxEmail
 from notifications.services import notify
-
-logger = logging.getLogger(__name__)
 
 Event = OutboxEmail.Event
 
@@ -93,10 +91,12 @@ def on_password_reset_requested(sender: Any, *, email: str, request_id: str, **_
     sees no email and can ask again."""
     from notifications.tasks import queue_password_reset
 
-    try:
-        queue_password_reset.delay(email, request_id)
-    except Exception:
-        logger.warning("Could not queue password reset request %s", request_id, exc_info=True)
+    task_queue(
+        queue_password_reset,
+        email,
+        request_id,
+        on_outage=f"Could not queue password reset request {request_id}",
+    )
 
 
 def on_signup_pending(sender: Any, *, user: Any, **_: Any) -> None:

@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import profile_get
+from celticsite.celery import task_queue
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
@@ -253,12 +254,11 @@ def enqueue_send(outbox_id: int) -> None:
     in the database and ``flush_outbox`` queues it again."""
     from notifications.tasks import send_outbox_email
 
-    try:
-        send_outbox_email.delay(outbox_id)
-    except Exception:
-        logger.warning(
-            "Could not queue outbox email %s; flush_outbox will retry", outbox_id, exc_info=True
-        )
+    task_queue(
+        send_outbox_email,
+        outbox_id,
+        on_outage=f"Could not queue outbox email {outbox_id}; flush_outbox will retry",
+    )
 
 
 @dataclass(frozen=True)
@@ -485,11 +485,8 @@ def enqueue_send_many(outbox_ids: list[int]) -> None:
     outage the rows wait for ``flush_outbox``, as in ``enqueue_send``."""
     from notifications.tasks import send_outbox_emails
 
-    try:
-        send_outbox_emails.delay(outbox_ids)
-    except Exception:
-        logger.warning(
-            "Could not queue %s outbox emails; flush_outbox will retry",
-            len(outbox_ids),
-            exc_info=True,
-        )
+    task_queue(
+        send_outbox_emails,
+        outbox_ids,
+        on_outage=f"Could not queue {len(outbox_ids)} outbox emails; flush_outbox will retry",
+    )

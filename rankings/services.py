@@ -10,7 +10,6 @@ an import) rebuilds every rating from the full history. Both paths go through
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -20,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
+from celticsite.celery import task_queue
 from rankings import conf
 from rankings.conf import rating_params
 from rankings.csvimport import SCORES, ImportedResult
@@ -42,8 +42,6 @@ from rankings.rating.history import (
     replay_steps,
 )
 from rankings.rating.standings import Standing, place_players, ranks_at
-
-logger = logging.getLogger(__name__)
 
 #: The game status under which a game's result does not count.
 ANNULLED_STATUS = "annulled"
@@ -606,10 +604,10 @@ def _ranking_updates_queue() -> None:
     update is safe in the database and the beat applies it within a minute."""
     from rankings.tasks import apply_ranking_updates
 
-    try:
-        apply_ranking_updates.delay()
-    except Exception:
-        logger.warning("Could not queue the ranking update; the beat will apply it", exc_info=True)
+    task_queue(
+        apply_ranking_updates,
+        on_outage="Could not queue the ranking update; the beat will apply it",
+    )
 
 
 def ranking_updates_apply() -> bool:

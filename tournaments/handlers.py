@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
+from celticsite.celery import task_queue
 from tournaments.models import TournamentGame
-
-logger = logging.getLogger(__name__)
 
 
 def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
@@ -20,7 +18,8 @@ def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
         return
     from tournaments.tasks import record_game_end
 
-    try:
-        record_game_end.delay(game_id)
-    except Exception:
-        logger.warning("Could not queue the tournament result of game %s", game_id, exc_info=True)
+    task_queue(
+        record_game_end,
+        game_id,
+        on_outage=f"Could not queue the tournament result of game {game_id}",
+    )
