@@ -79,17 +79,6 @@ def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
     return _with_players(games).order_by(*NEWEST_FIRST)
 
 
-def game_is_visible(*, game: Game, user: AnyUser) -> bool:
-    """Whether ``user`` may look at ``game`` (the rule of ``game_list_visible``)."""
-    if game.public:
-        return True
-    if not user.is_authenticated:
-        return False
-    return game.player_side(user) is not None or (
-        user.is_staff and user.has_perm(GAME_VIEWER_PERMISSION)
-    )
-
-
 def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
     """The game, if ``user`` may see it; a private game looks absent to outsiders."""
     # The game page names the tournament, round and board (``Game.tournament``): one join.

@@ -350,11 +350,12 @@ def _require_active(game: Game) -> None:
 
 
 def _require_player(game: Game, user: User) -> str:
-    """``user``'s side; a private game looks absent to outsiders, as on its page."""
+    """``user``'s side; a private game looks absent to outsiders, as on its page (asked only
+    of those who are not players: a move costs no query for it)."""
     side = game.player_side(user)
     if side is not None:
         return side
-    if not selectors.game_is_visible(game=game, user=user):
+    if not selectors.game_list_visible(user=user).filter(pk=game.pk).exists():
         raise errors.GameNotFound(f"There is no game #{game.pk}.")
     raise errors.NotAPlayer(f"You are not a player in game #{game.pk}.")
 
