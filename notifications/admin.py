@@ -37,7 +37,7 @@ class OutboxEmailAdmin(admin.ModelAdmin):
         if obj.pk is None or not outbox_email_unrendered(obj):
             return "—"
         try:
-            rendered = outbox_email_render(obj)
+            rendered = outbox_email_render(obj, board=False)  # the preview shows text only
         except EmailRenderError as exc:
             return f"Cannot be rendered: {exc}"
         return format_html(

@@ -26,15 +26,19 @@ BOARD_CID = "board@celtic"
 POSITION_PLY = "position_ply"
 
 
-def position_for_email(context: Mapping[str, Any], *, user: Any) -> tuple[dict[str, Any], str]:
+def position_for_email(
+    context: Mapping[str, Any], *, user: Any, board: bool = True
+) -> tuple[dict[str, Any], str]:
     """What the templates show of the position ``context`` asks for (``POSITION_PLY`` turns
-    into its ``game``), seen by ``user``, and the board's SVG; nothing when it asks for none."""
+    into its ``game``), seen by ``user``, and the board's SVG (empty without ``board``: for
+    an email that is never sent on its own); nothing when it asks for none."""
     ply = context.get(POSITION_PLY)
     if ply is None:
         return {}, ""
     game = context["game"]
     state = game_position(game=game, ply=ply)
-    return position_context(game, state=state, user=user), position_svg(game, state=state)
+    svg = position_svg(game, state=state) if board else ""
+    return position_context(game, state=state, user=user), svg
 
 
 def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, Any]:

@@ -207,16 +207,16 @@ class RenderedEmail(NamedTuple):
     board_svg: str  # the board the HTML part shows inline (empty: none)
 
 
-def outbox_email_render(row: OutboxEmail) -> RenderedEmail:
+def outbox_email_render(row: OutboxEmail, *, board: bool = True) -> RenderedEmail:
     """Subject, text and HTML of ``row``'s email from its stored context, in the recipient's
     time zone as it is now, and the board it shows (drawn here when the context asks for a
-    position, else the one stored on the row); EmailRenderError (with the cause) when that
-    fails."""
+    position, unless ``board`` is off, else the one stored on the row); EmailRenderError
+    (with the cause) when that fails."""
     user = row.recipient
     try:
         profile = profile_get(user=user)
         context = context_load(row.context or {})
-        position, board_svg = position_for_email(context, user=user)
+        position, board_svg = position_for_email(context, user=user, board=board)
         context.update(
             position,
             event=row.event,
@@ -241,9 +241,10 @@ def outbox_email_unrendered(row: OutboxEmail) -> bool:
     return row.context is not None and row.rendered_at is None
 
 
-def _rendered_store(row: OutboxEmail) -> None:
-    """Render ``row`` and keep the email on it, so the admin shows what was sent."""
-    rendered = outbox_email_render(row)
+def _rendered_store(row: OutboxEmail, *, board: bool = True) -> None:
+    """Render ``row`` and keep the email on it, so the admin shows what was sent (``board``:
+    as ``outbox_email_render``)."""
+    rendered = outbox_email_render(row, board=board)
     row.subject, row.body_text, row.body_html, row.board_svg = rendered
     row.rendered_at = timezone.now()
     OutboxEmail.objects.filter(pk=row.pk).update(**rendered._asdict(), rendered_at=row.rendered_at)
@@ -439,7 +440,7 @@ def _digest_item_render(item: OutboxEmail) -> None:
     if not outbox_email_unrendered(item):
         return
     try:
-        _rendered_store(item)
+        _rendered_store(item, board=False)  # only its subject is shown, as a digest line
     except EmailRenderError as exc:
         logger.warning("Digest item %s could not be rendered: %s", item.pk, exc)
         item.subject = str(Event(item.event).label)

@@ -195,10 +195,10 @@ def test_an_item_that_cannot_be_rendered_is_listed_by_its_event(alice, game, mon
 
     render = services.outbox_email_render
 
-    def failing_for_the_item(item):
+    def failing_for_the_item(item, **options):
         if item.pk == row.pk:
             raise services.EmailRenderError("could not render the your_turn email: boom")
-        return render(item)
+        return render(item, **options)
 
     monkeypatch.setattr(services, "outbox_email_render", failing_for_the_item)
     [digest_id] = digests_send()
@@ -207,6 +207,16 @@ def test_an_item_that_cannot_be_rendered_is_listed_by_its_event(alice, game, mon
     assert "boom" in row.last_error
     assert outbox_email_send(outbox_id=digest_id).status == "sent"
     assert "- Your turn" in mail.outbox[0].body
+
+
+def test_a_digest_item_is_rendered_without_its_board(alice, game):
+    """The digest lists an item by its subject: the item's board is never sent, so not drawn."""
+    set_profile(alice, email_digest=True)
+    row = _turn_row(game)
+    digests_send()
+    row.refresh_from_db()
+    assert row.rendered_at is not None and row.subject.startswith("Your move")
+    assert row.board_svg == ""
 
 
 def test_the_admin_previews_a_row_not_rendered_yet(admin_client, alice, game):
