@@ -145,14 +145,8 @@ def season_membership_of(*, season: Season, user: AnyUser | None) -> Membership 
 
 def season_can_manage(*, season: Season, user: AnyUser | None) -> bool:
     """The league's organiser (holding the organiser permission), a superuser, or staff
-    allowed to move players in every league."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    if user.pk == season.league.organiser_id:
-        return user.has_perm(ORGANISE)
-    return user.is_staff and user.has_perm(MOVE_PLAYERS)
+    allowed to move players in every league: ``league_can_organise`` for moving players."""
+    return league_can_organise(league=season.league, user=user, permission=MOVE_PLAYERS)
 
 
 def league_rules(*, league: League) -> DivisionRules:
