@@ -87,10 +87,10 @@ def test_if_the_reply_cannot_be_recorded_the_opponents_move_is_not_either(
     queue(game, bob, "d5 ESW", "c5 ESW")
     real_record = services._move_record
 
-    def fail_on_the_reply(game, *, state, side, move, now):
+    def fail_on_the_reply(game, *, side, **rest):
         if side == "blue":
             raise RuntimeError("disk full")
-        return real_record(game, state=state, side=side, move=move, now=now)
+        return real_record(game, side=side, **rest)
 
     monkeypatch.setattr(services, "_move_record", fail_on_the_reply)
     with pytest.raises(RuntimeError, match="disk full"):

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.services import vacation_start
 from games import services
 from games.clock import TimeControl
+from games.models import ConditionalLine
 from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.games.conftest import API, submit, token_client
@@ -107,6 +108,10 @@ def test_game_detail_api_and_page(alice, bob):
 TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
 
 
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries if q["sql"] not in TRANSACTION_CONTROL]
+
+
 @pytest.mark.django_db(transaction=True)  # the move's own transaction, as in production
 def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     queued: list[int] = []  # the email goes to a worker after the commit, not in the request
@@ -125,13 +130,13 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     with CaptureQueriesContext(connection) as captured:
         response = submit(bob_api, game.pk, 1, "c5 ESW")
     assert response.status_code == 201, response.json()
-    statements = [q["sql"] for q in captured.captured_queries]
-    statements = [sql for sql in statements if sql not in TRANSACTION_CONTROL]
-    # token; lock (with players and profiles, which also tells who may see the game); moves
-    # read once; insert; both players' vacations; game update; the opponent's conditional
-    # lines; the your-turn email (savepoint, insert, release: its unique key is the dedupe
-    # check); the answer reuses the moves, position and clock the move computed
-    assert len(statements) == 10, "\n".join(sql[:120] for sql in statements)
+    statements = _statements(captured)
+    # token; lock (with players and profiles, which also tells who may see the game, and
+    # whether anyone is on vacation or has queued a line: no one here, so neither is read);
+    # moves read once; insert; game update; the your-turn email (savepoint, insert, release:
+    # its unique key is the dedupe check); the answer reuses the moves, position and clock
+    # the move computed
+    assert len(statements) == 8, "\n".join(sql[:120] for sql in statements)
     assert len(queued) == 2  # bob's turn (after alice's move), then alice's
     row = OutboxEmail.objects.get(pk=queued[-1])
     assert (row.subject, row.body_text, row.board_svg, row.rendered_at) == ("", "", "", None)
@@ -142,3 +147,27 @@ def test_a_move_takes_at_most_12_queries(alice, bob, monkeypatch):
     assert body["position"]["ply"] == 2
     assert body["clock"]["side"] == "orange"
     assert body["clock"]["seconds_left"] == 3 * 24 * 3600
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_reads_vacations_and_lines_only_when_there_are_some(alice, bob, monkeypatch):
+    monkeypatch.setattr("notifications.services.enqueue_send", lambda outbox_id: None)
+    game = services.game_start(orange=alice, blue=bob)
+    services.conditional_line_create(
+        game_id=game.pk, user=bob, expected_ply=0, moves=["d5 E", "e4 N"]
+    )
+    vacation_start(user=bob, days=1)  # away when his turn comes: his clock starts paused
+    alice_api = token_client(alice)
+    alice_api.get(f"{API}/games/{game.pk}/")
+    with CaptureQueriesContext(connection) as captured:
+        response = submit(alice_api, game.pk, 0, "d5 ESW")  # not the move bob's line awaits
+    assert response.status_code == 201, response.json()
+    statements = _statements(captured)
+    # the 8 of a plain move, the vacations, and the lines: read (locked), and the one that
+    # can no longer match deleted
+    assert len(statements) == 11, "\n".join(sql[:120] for sql in statements)
+    assert sum('FROM "accounts_vacation"' in sql for sql in statements) == 2  # flag and read
+    assert sum('FROM "games_conditionalline"' in sql for sql in statements) == 3
+    assert not ConditionalLine.objects.filter(game=game).exists()
+    bob_clock = response.json()["game"]["clock"]
+    assert (bob_clock["side"], bob_clock["paused"]) == ("blue", "vacation")
