@@ -23,6 +23,14 @@ class PlayerSerializer(serializers.Serializer):
         profile = getattr(user, "profile", None)
         return getattr(profile, "display_name", "") or user.get_username()
 
+    def to_representation(self, instance: AbstractBaseUser) -> dict[str, Any]:
+        """The declared fields, built directly: two players are on every game, in every
+        list, and the generic path costs about 0.1 ms a player."""
+        return {
+            "username": instance.get_username(),
+            "display_name": self.get_display_name(instance),
+        }
+
 
 DAY_RANGES = {"days_per_move": (1, 60), "bank_days": (1, 120), "increment_days": (0, 30),
               "max_days": (1, 365)}  # fmt: skip
@@ -239,12 +247,35 @@ class GameSummarySerializer(serializers.ModelSerializer):
         ]
 
     def to_representation(self, instance: Game) -> dict[str, Any]:
+        """The declared fields, built directly (the schema is made from the declarations):
+        a game is on every row of every list and in every move's answer, and DRF's
+        generic path cost about 1 ms a game."""
         clocks = self.context.get("clocks")  # read for a whole page at once (game_clocks)
         if clocks is not None and instance.pk in clocks:
             self._clock = clocks[instance.pk]
         else:
             self._clock = game_clock(game=instance, now=timezone.now())  # read once per game
-        return super().to_representation(instance)
+        player = PlayerSerializer()
+        return {
+            "id": instance.pk,
+            "orange": player.to_representation(instance.orange),
+            "blue": player.to_representation(instance.blue),
+            "status": str(instance.status),
+            "result": str(instance.result),
+            "termination": str(instance.termination),
+            "ply": instance.ply,
+            "to_move": str(instance.to_move),
+            "rated": instance.rated,
+            "public": instance.public,
+            "window_forfeit": instance.window_forfeit,
+            "time_control": time_control_data(instance),
+            "deadline": _DATETIME.to_representation(instance.deadline),
+            "orange_seconds_left": self.get_orange_seconds_left(instance),
+            "blue_seconds_left": self.get_blue_seconds_left(instance),
+            "clock": self.get_clock(instance),
+            "created_at": _DATETIME.to_representation(instance.created_at),
+            "finished_at": _DATETIME.to_representation(instance.finished_at),
+        }
 
     @extend_schema_field(TimeControlOutputSerializer)
     def get_time_control(self, obj: Game) -> dict[str, Any]:
@@ -332,6 +363,14 @@ class GameDetailSerializer(GameSummarySerializer):
 
     class Meta(GameSummarySerializer.Meta):
         fields = [*GameSummarySerializer.Meta.fields, "your_side", "moves", "position"]
+
+    def to_representation(self, instance: Game) -> dict[str, Any]:
+        return {
+            **super().to_representation(instance),
+            "your_side": self.get_your_side(instance),
+            "moves": self.get_moves(instance),
+            "position": self.get_position(instance),
+        }
 
     def get_your_side(self, obj: Game) -> str | None:
         request = self.context.get("request")

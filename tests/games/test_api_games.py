@@ -341,3 +341,62 @@ def test_record_of_a_game_in_progress_and_bad_format(game, alice_api, anon):
         "code": "invalid_format",
         "detail": "as='pdf': expected json or text.",
     }
+
+
+# --- the answer's fast path ------------------------------------------------------------------
+
+
+def _generic_detail_serializer() -> type:
+    """GameDetailSerializer through DRF's generic fields: what its declarations (and so the
+    schema) say, without the dicts it builds directly."""
+    from rest_framework import serializers
+
+    from games.serializers import GameDetailSerializer, PlayerSerializer
+
+    class GenericPlayer(PlayerSerializer):
+        def to_representation(self, instance):
+            return serializers.Serializer.to_representation(self, instance)
+
+    class Generic(GameDetailSerializer):
+        orange = GenericPlayer()
+        blue = GenericPlayer()
+
+        def to_representation(self, instance):
+            self._clock = self.context["clocks"][instance.pk]
+            return serializers.ModelSerializer.to_representation(self, instance)
+
+    return Generic
+
+
+@pytest.mark.parametrize("ending", ["running", "no time limit", "resigned"])
+def test_a_game_is_shown_exactly_as_the_generic_serializer_would(ending, alice, bob, carol):
+    from django.test import RequestFactory
+    from django.utils import timezone
+
+    from accounts.models import Profile
+    from games import selectors
+    from games.engine import position_data
+    from games.serializers import GameDetailSerializer
+
+    Profile.objects.filter(user=bob).update(display_name="Bob the Builder")
+    control = TimeControl(kind=ClockKind.NONE) if ending == "no time limit" else None
+    game = services.game_start(orange=alice, blue=bob, time_control=control)
+    services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
+    if ending == "resigned":
+        services.game_resign(game_id=game.pk, user=bob)
+    game = Game.objects.select_related("orange__profile", "blue__profile").get(pk=game.pk)
+    moves, state = selectors.game_moves_and_position(game=game)
+    for viewer in (alice, carol):
+        request = RequestFactory().get("/")
+        request.user = viewer
+        context = {
+            "request": request,
+            "position": position_data(state),
+            "moves": moves,
+            "clocks": selectors.game_clocks(games=[game], now=timezone.now()),
+        }
+        fast = GameDetailSerializer(game, context=context).data
+        assert fast == _generic_detail_serializer()(game, context=context).data
+        assert list(fast) == GameDetailSerializer.Meta.fields
+    assert fast["blue"] == {"username": "bob", "display_name": "Bob the Builder"}
+    assert fast["your_side"] is None  # carol watches
