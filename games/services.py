@@ -479,8 +479,13 @@ def _move_record(
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now, vacations=vacations)
-        game.save()
+        game.save(update_fields=_TURN_FIELDS)
     return rows, vacations
+
+
+#: What a move that does not end the game changes on the game row.
+_TURN_FIELDS = ["ply", "to_move", "orange_time_left", "blue_time_left", "turn_started_at",
+                "deadline"]  # fmt: skip
 
 
 def _clock_after_move(

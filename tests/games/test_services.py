@@ -272,3 +272,24 @@ def test_moderators_annul_and_adjudicate_with_a_reason(game):
     with pytest.raises(errors.GameNotActive) as caught:
         services.game_annul(game_id=game.pk, actor=moderator, reason="Again.")
     assert caught.value.code == "already_annulled"
+
+
+def test_every_column_a_move_changes_is_saved(alice, bob):
+    """A move saves only the columns a turn changes (``_TURN_FIELDS``): the game it answers
+    must equal the stored row after every move, passes and the end included."""
+    fischer = TimeControl(kind=ClockKind.FISCHER, bank_days=7, increment_days=1, max_days=9)
+    game = services.game_start(orange=alice, blue=bob, time_control=fischer)
+    rng = random.Random(PASSES_GAME_SEED)
+    columns = [field.attname for field in Game._meta.concrete_fields]
+    passes = 0
+    while game.is_active:
+        state = selectors.game_position(game=game)
+        move = rng.choice(sorted(str(m) for m in state.legal_moves()))
+        outcome = services.move_submit(
+            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+        )
+        game = outcome.game
+        stored = Game.objects.get(pk=game.pk)
+        assert [getattr(game, c) for c in columns] == [getattr(stored, c) for c in columns]
+        passes += sum(turn.kind == Move.Kind.PASS for turn in outcome.turns)
+    assert passes > 0 and game.status == Game.Status.FINISHED
