@@ -9,7 +9,7 @@ import time_machine
 from django.core import mail
 
 from games import services as game_services
-from games.clock import TimeControl
+from games.clock import ClockKind, TimeControl
 from games.models import Game
 from notifications import events
 from notifications.models import OutboxEmail
@@ -57,8 +57,18 @@ def test_challenge_declined_tells_the_challenger_once(alice, bob):
     events.on_challenge_declined(challenge)  # a second call queues nothing more
     [row] = OutboxEmail.objects.filter(event="challenge_declined")
     assert (row.recipient, row.subject) == (alice, "bob declined your challenge")
-    assert "bob declined your unrated challenge (5 days per move)." in row.body_text
+    assert "bob declined your unrated challenge: 5 days per move." in row.body_text
     assert "/challenges/" in row.body_text
+
+
+def test_a_declined_fischer_challenge_names_its_clock_without_nested_brackets(alice, bob):
+    fischer = TimeControl(kind=ClockKind.FISCHER, bank_days=10, increment_days=2, max_days=20)
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob, time_control=fischer)
+    game_services.challenge_decline(challenge_id=challenge.pk, user=bob)
+    [row] = OutboxEmail.objects.filter(event="challenge_declined")
+    expected = "bob declined your rated challenge: 10 days + 2 per move (at most 20)."
+    assert expected in row.body_text
+    assert expected in row.body_html
 
 
 def test_a_cancelled_challenge_tells_no_one(alice, bob):
