@@ -121,11 +121,14 @@ def move_choose(state: GameState, rng: random.Random) -> Move:
     return rng.choice(moves)
 
 
-def write_section(text: str, path: Path = DOC) -> None:
-    """Replace the "Scale under load" section, or add it after "Scale" (or at the end)."""
+def write_section(
+    text: str, path: Path = DOC, *, section: str = SECTION, after_section: str = AFTER
+) -> None:
+    """Replace the ``section`` ("Scale under load"), or add it after ``after_section``
+    ("Scale"), or at the end."""
     old = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf"^## {re.escape(SECTION)}\n.*?(?=^## |\Z)", re.M | re.S)
-    after = re.compile(rf"^## {re.escape(AFTER)}\n.*?(?=^## |\Z)", re.M | re.S)
+    pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.M | re.S)
+    after = re.compile(rf"^## {re.escape(after_section)}\n.*?(?=^## |\Z)", re.M | re.S)
     if pattern.search(old):
         new = pattern.sub(lambda _: text.rstrip("\n") + "\n\n", old, count=1)
     elif match := after.search(old):

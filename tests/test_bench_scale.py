@@ -87,3 +87,39 @@ def test_the_section_goes_after_scale_and_is_replaced_on_the_next_run(tmp_path: 
         "# Benchmarks\n\n## Scale\n\nold scale\n\n## Scale under load\n\nsecond\n\n"
         "## Other\n\nkept\n"
     )
+
+
+def test_move_cost_goes_after_scale_under_load(tmp_path: Path) -> None:
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("## Scale under load\n\nload\n\n## List plans\n\nkept\n", encoding="utf-8")
+    for text in ("first", "second"):
+        write_section(
+            f"## Move cost\n\n{text}\n", doc, section="Move cost", after_section="Scale under load"
+        )
+    assert doc.read_text(encoding="utf-8") == (
+        "## Scale under load\n\nload\n\n## Move cost\n\nsecond\n\n## List plans\n\nkept\n"
+    )
+
+
+def test_move_cost_times_and_counts_each_request_and_divides_the_baseline_by_each() -> None:
+    from bench.move_cost import Cost, measure, report_table
+
+    done: list[str] = []
+
+    def baseline() -> None:
+        done.append("baseline")
+
+    def move() -> None:
+        done.append("move")
+        sum(abs(n) for n in range(200))  # more Python calls than the baseline's one
+
+    costs = measure({"baseline": baseline, "move": move}, rounds=3)
+    assert done == ["baseline", "move"] * 6  # timed, then profiled, in turn
+    assert costs["move"].calls > costs["baseline"].calls >= 1
+    table = report_table(
+        {"baseline": Cost(0.004, 0.003, 8000), "move": Cost(0.016, 0.010, 20000)}, "baseline"
+    )
+    assert table.splitlines()[2:] == [
+        "| baseline | 4.00 ms | 3.00 ms | 8,000 | 1.00 / 1.00 / 1.00 |",
+        "| move | 16.00 ms | 10.00 ms | 20,000 | 0.25 / 0.30 / 0.40 |",
+    ]
