@@ -32,7 +32,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench import scale_load
-from bench.ratings import _cpu
 
 SECTION = "Move cost"
 
@@ -160,21 +159,17 @@ def main() -> None:
     table = report_table(costs, scale_load.BASELINE)
     print(table)
     if args.write:
+        machine = scale_load.machine_describe(
+            postgres=scale_load.postgres_version(), load_start=load_start
+        )
         scale_load.write_section(
-            section_text(table, args=args, load=(load_start, scale_load.load_average())),
+            section_text(table, args=args, machine=machine),
             section=SECTION,
             after_section=scale_load.SECTION,
         )
 
 
-def section_text(table: str, *, args: argparse.Namespace, load: tuple[str, str]) -> str:
-    import platform
-
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        postgres = str(cursor.fetchone()[0]).split()[0]
+def section_text(table: str, *, args: argparse.Namespace, machine: dict[str, str]) -> str:
     return f"""## {SECTION}
 
 Command: `.venv/bin/python -m bench.move_cost --write` on the database of "Scale under
@@ -184,8 +179,7 @@ process (no server, no network, no other clients), PostgreSQL and Redis as in pr
 profiler for the Python function calls. CPU is this process's (the database's own work is
 not in it); the calls do not vary from run to run.
 
-Machine: {_cpu()}, {os.cpu_count()} cores; CPython {platform.python_version()};
-PostgreSQL {postgres}; load average {load[0]} at the start, {load[1]} at the end.
+{scale_load.machine_line(machine)}
 
 {table}
 """

@@ -438,8 +438,7 @@ the rules engine, in games of its own), `/api/v1/rankings/?cursor=<the middle>` 
 `/api/v1/rankings/players/<id>/`. An error is any answer but 200 (201 for a move).
 Written by the command itself.
 
-Machine: {machine["cpu"]}; {machine["python"]}; PostgreSQL {machine["postgres"]};
-load average (1/5/15 min) {machine["load_start"]} at the start, {machine["load_end"]} at the end.
+{machine_line(machine)}
 
 {report_table(results)}
 
@@ -449,6 +448,26 @@ The beat tasks, in one process on the same database (median of five runs; querie
 | --- | ---: | ---: |
 {beat_rows}
 """
+
+
+def machine_describe(*, postgres: str, load_start: str) -> dict[str, str]:
+    """The machine a run measured on, with the load average at its start and now."""
+    return {
+        "cpu": f"{_cpu()}, {os.cpu_count()} cores (nproc)",
+        "python": f"CPython {platform.python_version()} on {platform.system()}",
+        "postgres": postgres,
+        "load_start": load_start,
+        "load_end": load_average(),
+    }
+
+
+def machine_line(machine: dict[str, str]) -> str:
+    """A section's "Machine:" line (``machine_describe``)."""
+    return (
+        f"Machine: {machine['cpu']}; {machine['python']}; PostgreSQL {machine['postgres']};\n"
+        f"load average (1/5/15 min) {machine['load_start']} at the start, "
+        f"{machine['load_end']} at the end."
+    )
 
 
 def load_average() -> str:
@@ -509,13 +528,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
-    machine = {
-        "cpu": f"{_cpu()}, {os.cpu_count()} cores (nproc)",
-        "python": f"CPython {platform.python_version()} on {platform.system()}",
-        "postgres": postgres,
-        "load_start": load_start,
-        "load_end": load_average(),
-    }
+    machine = machine_describe(postgres=postgres, load_start=load_start)
     text = section(results, beat, args=args, machine=machine)
     print(text)
     if args.write:

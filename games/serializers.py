@@ -170,6 +170,7 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
 
 
 _DATETIME = serializers.DateTimeField()
+_PLAYER = PlayerSerializer()  # holds no state: one serves every row
 """Formats a time as every DateTimeField of the API does (ISO 8601, UTC as Z)."""
 
 
@@ -255,11 +256,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
             self._clock = clocks[instance.pk]
         else:
             self._clock = game_clock(game=instance, now=timezone.now())  # read once per game
-        player = PlayerSerializer()
         return {
             "id": instance.pk,
-            "orange": player.to_representation(instance.orange),
-            "blue": player.to_representation(instance.blue),
+            "orange": _PLAYER.to_representation(instance.orange),
+            "blue": _PLAYER.to_representation(instance.blue),
             "status": str(instance.status),
             "result": str(instance.result),
             "termination": str(instance.termination),
