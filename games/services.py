@@ -16,13 +16,11 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import BooleanField, Q
-from django.db.models.expressions import RawSQL
+from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import Vacation
 from accounts.selectors import vacation_intervals_by_user
-from games import errors, selectors
+from games import errors, selectors, statements
 from games.clock import (
     ClockReading,
     Interval,
@@ -337,7 +335,8 @@ def _game_locked(game_id: int, *, flags_at: datetime | None = None) -> Game:
     """The game, its row locked, with both players and their profiles (not locked).
 
     The players come in a second statement: joining their four tables to the locked row
-    took PostgreSQL longer to plan than the extra round trip.
+    took PostgreSQL longer to plan than the extra round trip. Both are SQL built once
+    (``games.statements``): every write to a game starts here.
 
     ``flags_at``: also answer, in the locking statement, whether the game has queued
     conditional lines (``has_lines``) and whether either player has a vacation that ends
@@ -345,30 +344,12 @@ def _game_locked(game_id: int, *, flags_at: datetime | None = None) -> Game:
     The flags hold while the lock does: lines are written only under it, and a vacation
     that starts after this read is one the move could not have seen anyway.
     """
-    games = Game.objects.select_for_update()
-    if flags_at is not None:
-        games = games.annotate(
-            has_lines=RawSQL(_HAS_LINES, (), output_field=BooleanField()),
-            has_vacations=RawSQL(_HAS_VACATIONS, (flags_at,), output_field=BooleanField()),
-        )
-    try:
-        game = games.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise errors.GameNotFound(f"There is no game #{game_id}.") from None
-    users = get_user_model().objects.select_related("profile")
-    players = users.in_bulk([game.orange_id, game.blue_id])
+    game = statements.game_for_update(game_id, flags_at=flags_at)
+    if game is None:
+        raise errors.GameNotFound(f"There is no game #{game_id}.")
+    players = statements.players_by_id([game.orange_id, game.blue_id])
     game.orange, game.blue = players[game.orange_id], players[game.blue_id]
     return game
-
-
-# SQL, not Exists(): the ORM takes about a millisecond a move to compile these two
-# subqueries, more than the two queries they save.
-_GAMES, _LINES, _VACATIONS = (m._meta.db_table for m in (Game, ConditionalLine, Vacation))
-_HAS_LINES = f'EXISTS (SELECT 1 FROM "{_LINES}" WHERE "{_LINES}"."game_id" = "{_GAMES}"."id")'
-_HAS_VACATIONS = (
-    f'EXISTS (SELECT 1 FROM "{_VACATIONS}" WHERE "{_VACATIONS}"."user_id" IN '
-    f'("{_GAMES}"."orange_id", "{_GAMES}"."blue_id") AND "{_VACATIONS}"."ends_at" > %s)'
-)
 
 
 def _require_active(game: Game) -> None:
@@ -428,7 +409,7 @@ def move_submit(
             code="time_expired",
         )
     move = _parse_move(notation)
-    recorded = list(game.moves.order_by("ply"))
+    recorded = statements.turns(game)
     state = replay(recorded, variant_of(game))
     away = game.has_vacations
     rows, vacations = _move_record(game, state=state, side=side, move=move, now=now, away=away)
@@ -462,7 +443,7 @@ def _move_record(
         raise errors.IllegalMove(str(exc), rule=exc.rule.value) from None
 
     rows = [
-        Move.objects.create(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side))
+        statements.turn_insert(Move(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side)))
         for i, turn in enumerate(turns)
     ]
     game.ply += len(rows)
@@ -479,7 +460,7 @@ def _move_record(
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now, vacations=vacations)
-        game.save(update_fields=_TURN_FIELDS)
+        statements.game_columns_save(game, _TURN_FIELDS)
     return rows, vacations
 
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import F, Q, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from accounts.selectors import profile_get
 from celticsite.celery import task_queue
+from celticsite.sql import Table
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
@@ -67,6 +68,8 @@ MAX_ATTEMPTS = 8
 CLAIM_LEASE = timedelta(minutes=10)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
+
+_OUTBOX: Table[OutboxEmail] = Table(OutboxEmail, "o")
 
 
 # Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
@@ -137,13 +140,10 @@ def notify(
     )
     if row is None:
         return None
-    try:  # no check first: the unique key is the check, and new emails are the usual case
-        with transaction.atomic():  # a savepoint: a repeated key leaves the caller intact
-            row.save(force_insert=True)
-    except IntegrityError:
-        if OutboxEmail.objects.filter(dedupe_key=dedupe_key).exists():
-            return None
-        raise
+    # no check first: the unique key is the check (ON CONFLICT, so no savepoint is needed to
+    # keep the caller's transaction), and new emails are the usual case; a move queues one
+    if not _OUTBOX.insert(row, using=router.db_for_write(OutboxEmail), unless_taken="dedupe_key"):
+        return None
     if not row.digest:
         transaction.on_commit(lambda: enqueue_send(row.pk))
     return row
