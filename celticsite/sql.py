@@ -2,15 +2,16 @@
 
 The ORM compiles every statement anew: about a thousand Python calls each, which was most of
 a move's own cost (docs/SCALING.md, "What a move does now"). ``Table`` builds a model's
-column list from its fields once, turns rows into instances with the same converters the
-ORM applies, and writes the values the ORM would write (``pre_save``, ``get_db_prep_save``),
-so the statements hold on SQLite and PostgreSQL alike and follow the model when a field is
-added. Save signals are not sent: use it only for models nothing listens to.
+column list from its fields, turns rows into instances with the same converters the ORM
+applies, and writes the values the ORM would write (``pre_save``, ``get_db_prep_save``), so
+the statements hold on SQLite and PostgreSQL alike and follow the model when a field is
+added. ``sql_once`` keeps each statement's text after its first use. Save signals are not
+sent: use it only for models nothing listens to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
@@ -20,6 +21,20 @@ from django.db.models import Field, Model
 M = TypeVar("M", bound=Model)
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+_BUILT: dict[tuple[str, Hashable], str] = {}
+
+
+def sql_once(
+    key: Hashable, connection: BaseDatabaseWrapper, build: Callable[[BaseDatabaseWrapper], str]
+) -> str:
+    """The statement ``build`` writes for ``connection``'s kind of database, built on its
+    first use and kept; ``key`` names it, with whatever varies its text."""
+    cache_key = (connection.vendor, key)
+    sql = _BUILT.get(cache_key)
+    if sql is None:
+        sql = _BUILT[cache_key] = build(connection)
+    return sql
 
 
 class Table(Generic[M]):
@@ -84,23 +99,28 @@ class Table(Generic[M]):
         ``auto_now_add`` fields filled in); answers True. ``unless_taken``: a unique field;
         if a row already holds ``obj``'s value there, insert nothing and answer False."""
         connection = connections[using]
-        quote = connection.ops.quote_name
         meta = self.model._meta
-        assert meta.pk is not None
-        fields = [field for field in self.fields if field is not meta.pk or obj.pk is not None]
+        with_pk = obj.pk is not None
+        fields = [field for field in self.fields if with_pk or not field.primary_key]
         values = [
             field.get_db_prep_save(field.pre_save(obj, add=True), connection) for field in fields
         ]
-        sql = (
-            f"INSERT INTO {quote(meta.db_table)} "
-            f"({', '.join(quote(field.column) for field in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
-        )
-        if unless_taken is not None:
-            sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"
         returning = connection.features.can_return_columns_from_insert
-        if returning:
-            sql += f" RETURNING {quote(meta.pk.column)}"
+
+        def build(connection: BaseDatabaseWrapper) -> str:
+            quote = connection.ops.quote_name
+            sql = (
+                f"INSERT INTO {quote(meta.db_table)} "
+                f"({', '.join(quote(field.column) for field in fields)}) "
+                f"VALUES ({', '.join(['%s'] * len(fields))})"
+            )
+            if unless_taken is not None:
+                sql += f" ON CONFLICT ({quote(meta.get_field(unless_taken).column)}) DO NOTHING"
+            if returning:
+                sql += f" RETURNING {quote(self._pk_column())}"
+            return sql
+
+        sql = sql_once(self._key("insert", with_pk, unless_taken, returning), connection, build)
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             if returning:
@@ -110,7 +130,7 @@ class Table(Generic[M]):
                 pk = cursor.lastrowid if cursor.rowcount == 1 else None
         if pk is None:
             return False
-        if obj.pk is None:
+        if not with_pk:
             obj.pk = pk
         obj._state.adding = False
         obj._state.db = using
@@ -120,19 +140,27 @@ class Table(Generic[M]):
         """Write ``obj``'s ``attnames`` to its row, as ``save(update_fields=...)`` does;
         answers how many rows changed (0: the row is gone)."""
         connection = connections[using]
-        quote = connection.ops.quote_name
         meta = self.model._meta
-        assert meta.pk is not None
         fields = [meta.get_field(attname) for attname in attnames]
-        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
         values = [
             field.get_db_prep_save(field.pre_save(obj, add=False), connection) for field in fields
         ]
-        pk = meta.pk.get_db_prep_value(obj.pk, connection)
+
+        def build(connection: BaseDatabaseWrapper) -> str:
+            quote = connection.ops.quote_name
+            assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+            pk = quote(self._pk_column())
+            return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk} = %s"
+
+        sql = sql_once(self._key("update", tuple(attnames)), connection, build)
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {quote(meta.db_table)} SET {assignments} "
-                f"WHERE {quote(meta.pk.column)} = %s",
-                [*values, pk],
-            )
+            cursor.execute(sql, [*values, obj.pk])
             return int(cursor.rowcount)
+
+    def _pk_column(self) -> str:
+        pk = self.model._meta.pk
+        assert pk is not None
+        return pk.column
+
+    def _key(self, *parts: Hashable) -> tuple[Hashable, ...]:
+        return (self.model._meta.label, *parts)

@@ -15,7 +15,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from accounts.models import Profile, Vacation
-from celticsite.sql import Table
+from celticsite.sql import Table, sql_once
 from games.models import ConditionalLine, Game, Move
 
 _GAME: Table[Game] = Table(Game, "g")
@@ -34,25 +34,32 @@ def game_for_update(game_id: int, *, flags_at: datetime | None = None) -> Game |
     the same statement.
     """
     connection = _connection()
-    select, params = [_GAME.columns(connection)], []
-    if flags_at is not None:
-        select += [_has_lines(connection), _has_vacations(connection)]
-        params.append(Vacation._meta.get_field("ends_at").get_db_prep_value(flags_at, connection))
-    sql = (
-        f"SELECT {', '.join(select)} FROM {_GAME.source(connection)} "
-        f"WHERE {_GAME.column('id', connection)} = %s"
-    )
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
+    flags = flags_at is not None
+    params: list[Any] = [game_id]
+    if flags:
+        ends_at = Vacation._meta.get_field("ends_at")
+        params.insert(0, ends_at.get_db_prep_value(flags_at, connection))
+    sql = sql_once(("game_for_update", flags), connection, lambda c: _game_sql(c, flags=flags))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, game_id])
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
     game = _GAME.instance(row[: _GAME.width], connection)
-    if flags_at is not None:
+    if flags:
         game.has_lines, game.has_vacations = (bool(flag) for flag in row[_GAME.width :])
     return game
+
+
+def _game_sql(connection: BaseDatabaseWrapper, *, flags: bool) -> str:
+    select = [_GAME.columns(connection)]
+    if flags:
+        select += [_has_lines(connection), _has_vacations(connection)]
+    sql = (
+        f"SELECT {', '.join(select)} FROM {_GAME.source(connection)} "
+        f"WHERE {_GAME.column('id', connection)} = %s"
+    )
+    return sql + " FOR UPDATE" if connection.features.has_select_for_update else sql
 
 
 def _has_lines(connection: BaseDatabaseWrapper) -> str:
@@ -76,11 +83,8 @@ def players_by_id(user_ids: list[int]) -> dict[int, Any]:
     """The users with these ids, each with its profile (as ``select_related("profile")``),
     by id."""
     connection = _connection()
-    sql = (
-        f"SELECT {_USER.columns(connection)}, {_PROFILE.columns(connection)} "
-        f"FROM {_USER.source(connection)} LEFT JOIN {_PROFILE.source(connection)} "
-        f"ON {_PROFILE.column('user_id', connection)} = {_USER.column('id', connection)} "
-        f"WHERE {_USER.column('id', connection)} IN ({', '.join(['%s'] * len(user_ids))})"
+    sql = sql_once(
+        ("players_by_id", len(user_ids)), connection, lambda c: _players_sql(c, len(user_ids))
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, user_ids)
@@ -97,21 +101,33 @@ def players_by_id(user_ids: list[int]) -> dict[int, Any]:
     return users
 
 
+def _players_sql(connection: BaseDatabaseWrapper, count: int) -> str:
+    return (
+        f"SELECT {_USER.columns(connection)}, {_PROFILE.columns(connection)} "
+        f"FROM {_USER.source(connection)} LEFT JOIN {_PROFILE.source(connection)} "
+        f"ON {_PROFILE.column('user_id', connection)} = {_USER.column('id', connection)} "
+        f"WHERE {_USER.column('id', connection)} IN ({', '.join(['%s'] * count)})"
+    )
+
+
 def turns(game: Game) -> list[Move]:
     """``game``'s recorded turns in order, as ``game.moves.order_by("ply")``."""
     connection = _connection()
-    sql = (
-        f"SELECT {_TURN.columns(connection)} FROM {_TURN.source(connection)} "
-        f"WHERE {_TURN.column('game_id', connection)} = %s "
-        f"ORDER BY {_TURN.column('ply', connection)}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk])
+        cursor.execute(sql_once("turns", connection, _turns_sql), [game.pk])
         rows = cursor.fetchall()
     found = [_TURN.instance(row, connection) for row in rows]
     for move in found:
         Move.game.field.set_cached_value(move, game)  # move.game, without a query
     return found
+
+
+def _turns_sql(connection: BaseDatabaseWrapper) -> str:
+    return (
+        f"SELECT {_TURN.columns(connection)} FROM {_TURN.source(connection)} "
+        f"WHERE {_TURN.column('game_id', connection)} = %s "
+        f"ORDER BY {_TURN.column('ply', connection)}"
+    )
 
 
 def turn_insert(move: Move) -> Move:

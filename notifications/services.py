@@ -161,8 +161,11 @@ class Notice:
     board_svg: str = ""
 
 
+_EVENTS = frozenset(Event.values)  # a TextChoices' values are worked out at each use
+
+
 def _require_event(event: str) -> None:
-    if event not in Event.values:
+    if event not in _EVENTS:
         raise ValueError(f"event {event!r} is not one of {', '.join(Event.values)}")
 
 
