@@ -30,7 +30,7 @@ class Side(enum.IntEnum):
     @property
     def bit(self) -> int:
         """This side's bit in a side mask."""
-        return 1 << self.value
+        return 1 << self  # an IntEnum is its value: no lookup of .value in this hot path
 
     @property
     def opposite(self) -> Side:
@@ -173,7 +173,11 @@ class Orientation:
 
 
 def sides_to_text(mask: int) -> str:
-    return "".join(side.name for side in Side if mask & side.bit)
+    """The sides a side mask opens, in N E S W order: ``"NE"`` for 3."""
+    return _SIDES_TEXT[mask]
+
+
+_SIDES_TEXT: Final = tuple("".join(side.name for side in Side if m & 1 << side) for m in range(16))
 
 
 def _mask(sides: tuple[Side, ...]) -> int:
