@@ -3,14 +3,16 @@
     .venv/bin/python -m bench.scale_load
         [--database-url postgres://postgres@127.0.0.1:5432/celtic_scale]
         [--players 10000] [--finished 120000] [--running 50000] [--seed 1] [--reuse]
-        [--clients 1 8 32] [--duration 10] [--workers 4] [--write]
+        [--clients 1 8 32] [--duration 10] [--rounds 5] [--workers 4] [--write]
 
 (`make bench-scale` runs it.) Seeds the disposable database with `bench.scale`'s seeding
 (unless `--reuse`: the database an earlier run seeded), times the beat tasks in this process
 as `bench.scale` does, then starts gunicorn (`--workers` sync workers, DEBUG off, Redis at
 REDIS_URL or redis://127.0.0.1:6379/9, throttles raised out of the way) on a free local port
 and drives it with asyncio clients (httpx), each with its own API token and keep-alive
-connection. Each endpoint runs alone at each concurrency for `--duration` seconds:
+connection. Each endpoint runs alone at each concurrency for `--duration` seconds, in
+`--rounds` slices taken in rotation with the other endpoints' (so that a change in the
+machine's speed during the run weighs on all of them alike):
 
 - `GET /api/v1/accounts/me/`, the baseline;
 - `GET /api/v1/games/<id>/` of a game with moves;
@@ -85,6 +87,12 @@ class Result:
     @property
     def rate(self) -> float:
         return len(self.latencies) / self.seconds if self.seconds > 0 else 0.0
+
+    def add(self, part: Result) -> None:
+        """Count another slice of the same endpoint at the same concurrency."""
+        self.seconds += part.seconds
+        self.latencies += part.latencies
+        self.errors += part.errors
 
 
 def report_table(results: Sequence[Result]) -> str:
@@ -236,38 +244,58 @@ async def run_level(
     result = Result(endpoint=name, clients=clients, seconds=duration)
     stop = time.perf_counter() + duration
 
-    async def client_loop(index: int) -> None:
+    async def client_loop(index: int) -> float:
+        """The seconds this client spent asking (until its last answer)."""
         async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+            began = time.perf_counter()
             while time.perf_counter() < stop:
-                began = time.perf_counter()
+                sent = time.perf_counter()
                 try:
                     ok = await request(client, index)
                 except LookupError:
-                    return
+                    break
                 except httpx.HTTPError:
                     ok = False
                 if ok:
-                    result.latencies.append(time.perf_counter() - began)
+                    result.latencies.append(time.perf_counter() - sent)
                 else:
                     result.errors += 1
+            return time.perf_counter() - began
 
-    began = time.perf_counter()
-    await asyncio.gather(*(client_loop(i) for i in range(clients)))
-    result.seconds = time.perf_counter() - began
+    busy = await asyncio.gather(*(client_loop(i) for i in range(clients)))
+    # each client's time until its own last answer, not until the slowest one's: a client
+    # that is done does not wait for the others, so the end of a run does not count against
+    # the slower endpoints
+    result.seconds = sum(busy) / clients
     return result
 
 
 async def drive(
-    base_url: str, plan: Plan, *, levels: Sequence[int], duration: float
+    base_url: str, plan: Plan, *, levels: Sequence[int], duration: float, rounds: int = 1
 ) -> list[Result]:
-    """Every endpoint at every concurrency, after a warm-up of the reads (not counted)."""
+    """Every endpoint at every concurrency, after a warm-up of the reads (not counted).
+
+    Each endpoint's ``duration`` at a concurrency is cut into ``rounds`` slices, taken in
+    turn with the other endpoints' (baseline, game, ..., baseline, game, ...), so that the
+    machine speeding up or slowing down during the run (shared cores) weighs on every
+    endpoint alike instead of on whichever ran then.
+    """
     results = []
     for name, request in requests_for(plan):
         if name != "move":
             await run_level(base_url, name, request, clients=4, duration=1)
     for clients in levels:
-        for name, request in requests_for(plan):
-            result = await run_level(base_url, name, request, clients=clients, duration=duration)
+        level: dict[str, Result] = {}
+        for _ in range(rounds):
+            for name, request in requests_for(plan):
+                part = await run_level(
+                    base_url, name, request, clients=clients, duration=duration / rounds
+                )
+                if name in level:
+                    level[name].add(part)
+                else:
+                    level[name] = part
+        for name, result in level.items():
             print(
                 f"{name} at {clients}: {result.rate:,.1f}/s, "
                 f"p50 {_ms(percentile(result.latencies, 0.5))}, errors {result.errors}",
@@ -430,11 +458,14 @@ Data: the database of "Scale" ({args.players:,} players, {args.finished:,} rated
 Server: gunicorn, {args.workers} sync workers, DEBUG off, Redis for cache and broker,
 throttles raised out of the way, on the same machine as PostgreSQL and the clients (whose
 CPU use is part of the machine's load).
-Load: each endpoint alone for {args.duration:g} s at each concurrency; a client sends its next
-request when the last one is answered (httpx, one keep-alive connection each). The endpoints:
-`/api/v1/accounts/me/` (the baseline), a game with 12 moves, `/api/v1/games/?mine=true`
-(first page), a move (`POST .../moves/`: each client plays random legal moves, chosen with
-the rules engine, in games of its own), `/api/v1/rankings/?cursor=<the middle>` and
+Load: each endpoint alone for {args.duration:g} s at each concurrency, in {args.rounds} slices
+taken in rotation with the other endpoints' (so that the machine's speed changing during the
+run weighs on all alike); a client sends its next request when the last one is answered
+(httpx, one keep-alive connection each), and requests/s is each client's answers over its
+own time until its last answer, summed. The endpoints: `/api/v1/accounts/me/` (the
+baseline), a game with 12 moves, `/api/v1/games/?mine=true` (first page), a move
+(`POST .../moves/`: each client plays random legal moves, chosen with the rules engine, in
+games of its own), `/api/v1/rankings/?cursor=<the middle>` and
 `/api/v1/rankings/players/<id>/`. An error is any answer but 200 (201 for a move).
 Written by the command itself.
 
@@ -480,11 +511,14 @@ def main() -> None:
     scale.size_arguments(parser)
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per measurement")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="slices of each measurement, taken in rotation"
+    )
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--write", action="store_true", help=f"update {DOC.name}")
     args = parser.parse_args()
-    if min(args.clients) < 1 or args.duration <= 0:
-        parser.error("--clients must be at least 1 and --duration more than 0")
+    if min(args.clients) < 1 or args.duration <= 0 or args.rounds < 1:
+        parser.error("--clients and --rounds must be at least 1 and --duration more than 0")
     # stopped with a signal, still stop the server (the finally clause below)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     load_start = load_average()
@@ -523,7 +557,13 @@ def main() -> None:
     )
     try:
         results = asyncio.run(
-            drive(f"http://127.0.0.1:{port}", plan, levels=args.clients, duration=args.duration)
+            drive(
+                f"http://127.0.0.1:{port}",
+                plan,
+                levels=args.clients,
+                duration=args.duration,
+                rounds=args.rounds,
+            )
         )
     finally:
         server.terminate()

@@ -123,3 +123,27 @@ def test_move_cost_times_and_counts_each_request_and_divides_the_baseline_by_eac
         "| baseline | 4.00 ms | 3.00 ms | 8,000 | 1.00 / 1.00 / 1.00 |",
         "| move | 16.00 ms | 10.00 ms | 20,000 | 0.25 / 0.30 / 0.40 |",
     ]
+
+
+def test_each_level_takes_its_endpoints_in_rotation_and_adds_up_the_slices(monkeypatch) -> None:
+    import asyncio
+
+    from bench import scale_load
+
+    calls: list[tuple[str, int, float]] = []
+
+    async def slice_of(base_url, name, request, *, clients, duration) -> Result:
+        calls.append((name, clients, duration))
+        return Result(endpoint=name, clients=clients, seconds=duration, latencies=[0.01] * 3)
+
+    monkeypatch.setattr(scale_load, "run_level", slice_of)
+    monkeypatch.setattr(scale_load, "requests_for", lambda plan: [(BASELINE, None), ("move", None)])
+    results = asyncio.run(scale_load.drive("http://x", None, levels=[2], duration=6, rounds=3))
+    warm_up = [(BASELINE, 4, 1)]  # the reads, once, not counted; a move is not repeated
+    rotation = [(BASELINE, 2, 2.0), ("move", 2, 2.0)] * 3
+    assert calls == warm_up + rotation
+    assert [(r.endpoint, r.seconds, len(r.latencies)) for r in results] == [
+        (BASELINE, 6.0, 9),
+        ("move", 6.0, 9),
+    ]
+    assert results[0].rate == 1.5
