@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "celticsite.middleware.TasksAfterResponseMiddleware",  # outermost: holds the whole request
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -98,7 +99,7 @@ MIDDLEWARE = [
 
 if PRODUCTION:
     # Serve collected static files from the application itself (runserver does it in development).
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # after Security
 
 ROOT_URLCONF = "celticsite.urls"
 WSGI_APPLICATION = "celticsite.wsgi.application"
