@@ -107,7 +107,11 @@ class Wsgi:
             "HTTP_AUTHORIZATION": f"Token {token}",
         }
         status: list[str] = []
-        content = b"".join(self.application(environ, lambda s, h, e=None: status.append(s)))
+        answer = self.application(environ, lambda s, h, e=None: status.append(s))
+        try:
+            content = b"".join(answer)
+        finally:
+            answer.close()  # as a WSGI server does: the tasks a request queued go out here
         return int(status[0].split()[0]), content
 
 

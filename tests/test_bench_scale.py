@@ -147,3 +147,20 @@ def test_each_level_takes_its_endpoints_in_rotation_and_adds_up_the_slices(monke
         ("move", 6.0, 9),
     ]
     assert results[0].rate == 1.5
+
+
+def test_move_cost_closes_each_answer_as_a_wsgi_server_does() -> None:
+    from bench.move_cost import Wsgi
+
+    closed: list[bool] = []
+
+    class Answer(list):
+        def close(self) -> None:  # where the tasks a request queued are sent
+            closed.append(True)
+
+    def application(environ, start_response):
+        start_response("201 Created", [])
+        return Answer([b"{", b"}"])
+
+    assert Wsgi(application).call("POST", "/x/", "key", {"a": 1}) == (201, b"{}")
+    assert closed == [True]
