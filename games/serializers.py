@@ -170,8 +170,9 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
 
 
 _DATETIME = serializers.DateTimeField()
-_PLAYER = PlayerSerializer()  # holds no state: one serves every row
 """Formats a time as every DateTimeField of the API does (ISO 8601, UTC as Z)."""
+_PLAYER = PlayerSerializer()
+"""Shows a player on a game row; it holds no state, so one serves every row."""
 
 
 class ClockSerializer(serializers.Serializer):
