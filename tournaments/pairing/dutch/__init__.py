@@ -69,16 +69,14 @@ def pair_dutch(
         for p in players
     }
     paired = sorted((states[p.number] for p in to_pair), key=lambda s: (-s.pairing_score(), s.rank))
-    floats = _floats(paired, states, played_rounds, points)
     forbidden = {frozenset(f) for f in forbidden_pairs}
-    compatible = _compatibility(forbidden, played_rounds, total_rounds, points)
     if not exhaustive and _natural_order_is_the_pairing(paired, played_rounds, forbidden):
         vertex_pairs, bye = _halves(len(paired))
     else:
         pairer = DutchPairer(
             paired,
-            compatible=compatible,
-            floats=floats,
+            compatible=_compatibility(forbidden, played_rounds, total_rounds, points),
+            floats=_floats(paired, states, played_rounds, points),
             played_rounds=played_rounds,
             shortcut=not exhaustive,
         )
