@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,7 +31,6 @@ from django.utils import timezone
 
 from accounts.selectors import profile_get
 from celticsite.celery import task_queue
-from celticsite.sql import Table
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
@@ -68,9 +67,6 @@ MAX_ATTEMPTS = 8
 CLAIM_LEASE = timedelta(minutes=10)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
-
-_OUTBOX: Table[OutboxEmail] = Table(OutboxEmail, "o")
-
 
 # Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
 _MUTED: ContextVar[bool] = ContextVar("outbox_muted", default=False)
@@ -138,15 +134,28 @@ def notify(
             board_svg=board_svg,
         )
     )
-    if row is None:
-        return None
-    # no check first: the unique key is the check (ON CONFLICT, so no savepoint is needed to
-    # keep the caller's transaction), and new emails are the usual case; a move queues one
-    if not _OUTBOX.insert(row, using=router.db_for_write(OutboxEmail), unless_taken="dedupe_key"):
+    if row is None or not _outbox_insert(row):
         return None
     if not row.digest:
         transaction.on_commit(lambda: enqueue_send(row.pk))
     return row
+
+
+def _outbox_insert(row: OutboxEmail) -> bool:
+    """Insert ``row`` unless an email with its ``dedupe_key`` is queued already; answers
+    whether it was inserted (its ``pk`` set).
+
+    A request racing this one with the same key between the check and the insert makes
+    no second row and no error that would break the caller's transaction: the insert
+    ignores the conflict (no savepoint needed) and ``row`` takes the other's id, whose
+    email is still sent once (the send claims its row).
+    """
+    found = OutboxEmail.objects.filter(dedupe_key=row.dedupe_key)
+    if found.exists():
+        return False
+    OutboxEmail.objects.bulk_create([row], ignore_conflicts=True)  # sets no pk: read it
+    row.pk = found.values_list("pk", flat=True).get()
+    return True
 
 
 @dataclass(frozen=True)
