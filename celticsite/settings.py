@@ -201,8 +201,6 @@ REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "10"))
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    if REDIS_URL.startswith("redis://"):  # rediss:// keeps kombu's own, which checks its TLS
-        CELERY_BROKER_TRANSPORT = "celticsite.broker:Transport"  # one client per channel
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
