@@ -84,7 +84,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "celticsite.middleware.TasksAfterResponseMiddleware",  # outermost: holds the whole request
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -99,7 +98,7 @@ MIDDLEWARE = [
 
 if PRODUCTION:
     # Serve collected static files from the application itself (runserver does it in development).
-    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # after Security
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "celticsite.urls"
 WSGI_APPLICATION = "celticsite.wsgi.application"

@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import profile_get
-from celticsite.celery import task_queue
+from celticsite.celery import task_delay_on_commit
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
@@ -137,7 +137,7 @@ def notify(
     if row is None or not _outbox_insert(row):
         return None
     if not row.digest:
-        transaction.on_commit(lambda: enqueue_send(row.pk))
+        enqueue_send(row.pk)
     return row
 
 
@@ -263,11 +263,12 @@ def _rendered_store(row: OutboxEmail, *, board: bool = True) -> None:
 
 
 def enqueue_send(outbox_id: int) -> None:
-    """Ask a worker to send the row. A broker outage is logged, not raised: the row is safe
-    in the database and ``flush_outbox`` queues it again."""
+    """Ask a worker to send the row, once the current transaction commits. A broker outage
+    is logged, not raised: the row is safe in the database and ``flush_outbox`` queues it
+    again."""
     from notifications.tasks import send_outbox_email
 
-    task_queue(
+    task_delay_on_commit(
         send_outbox_email,
         outbox_id,
         on_outage=f"Could not queue outbox email {outbox_id}; flush_outbox will retry",
@@ -489,16 +490,17 @@ def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
         return [row for row in queued if row is not None]
     ids = [row.pk for row in rows if not row.digest]
     if ids:
-        transaction.on_commit(lambda: enqueue_send_many(ids))
+        enqueue_send_many(ids)
     return rows
 
 
 def enqueue_send_many(outbox_ids: list[int]) -> None:
-    """One broker message that queues a send per row on the worker's side; on a broker
-    outage the rows wait for ``flush_outbox``, as in ``enqueue_send``."""
+    """One broker message, once the current transaction commits, that queues a send per row
+    on the worker's side; on a broker outage the rows wait for ``flush_outbox``, as in
+    ``enqueue_send``."""
     from notifications.tasks import send_outbox_emails
 
-    task_queue(
+    task_delay_on_commit(
         send_outbox_emails,
         outbox_ids,
         on_outage=f"Could not queue {len(outbox_ids)} outbox emails; flush_outbox will retry",

@@ -250,14 +250,19 @@ def test_broker_down_at_commit_loses_nothing(alice, game, django_capture_on_comm
 
     with time_machine.travel(T0 + timedelta(seconds=30), tick=False):
         assert flush_outbox.apply().get() == 0  # its message may still be on the way
-    with time_machine.travel(T0 + timedelta(minutes=2), tick=False):
+    with (
+        time_machine.travel(T0 + timedelta(minutes=2), tick=False),
+        django_capture_on_commit_callbacks(execute=True),  # the beat task's own commit
+    ):
         assert flush_outbox.apply().get() == 1
     row.refresh_from_db()
     assert row.status == "sent"
     assert len(mail.outbox) == 1
 
 
-def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game):
+def test_flush_requeues_stale_claims_and_waits_out_retry_delays(
+    alice, bob, game, django_capture_on_commit_callbacks
+):
     with time_machine.travel(T0, tick=False):
         crashed = queue_turn(alice, game, key="a")
         OutboxEmail.objects.filter(pk=crashed.pk).update(
@@ -269,9 +274,15 @@ def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game
         )
         done = queue_turn(alice, game, key="c")
         outbox_email_send(outbox_id=done.pk)
-    with time_machine.travel(T0 + services.CLAIM_LEASE + timedelta(seconds=1), tick=False):
+    with (
+        time_machine.travel(T0 + services.CLAIM_LEASE + timedelta(seconds=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),  # the beat task's own commit
+    ):
         assert outbox_flush() == [crashed.pk]
-    with time_machine.travel(T0 + timedelta(minutes=32), tick=False):
+    with (
+        time_machine.travel(T0 + timedelta(minutes=32), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         assert outbox_flush() == [waiting.pk]
     assert sorted(m.to[0] for m in mail.outbox) == [
         "alice@example.org",
