@@ -15,12 +15,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from celticsite.api import CursorPage, Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
-from celticsite.throttles import UserAndScopeRateThrottle
 from games import selectors, services
 from games import serializers as s
 from games.clock import ClockReading
@@ -84,13 +83,9 @@ class ReadOpenWriteThrottledApi(APIView):
 
     def get_throttles(self) -> list[Any]:
         throttles = super().get_throttles()
-        if self.request.method != "POST":
-            return throttles
-        # the user's rate and the scope's, in one cache round trip instead of two each
-        return [
-            *(throttle for throttle in throttles if not isinstance(throttle, UserRateThrottle)),
-            UserAndScopeRateThrottle(),
-        ]
+        if self.request.method == "POST":
+            throttles.append(ScopedRateThrottle())
+        return throttles
 
 
 # --- Challenges ---------------------------------------------------------------------------
