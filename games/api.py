@@ -35,26 +35,30 @@ _errors = error_responses(
 )
 
 
-def _game_detail(
+def _game_context(
     game: Game,
     request: Request,
     *,
     read: tuple[list[Move], GameState, ClockReading | None] | None = None,
 ) -> dict[str, Any]:
-    """The game as `GameDetailSerializer` shows it. `read`: its moves, position and clock
-    when the caller has them already (after a move), else they are read here."""
+    """What `GameDetailSerializer` needs to show the game. `read`: its moves, position and
+    clock when the caller has them already (after a move), else they are read here."""
     if read is None:
         moves, state = selectors.game_moves_and_position(game=game)
         clock = selectors.game_clocks(games=[game], now=timezone.now())[game.pk]
     else:
         moves, state, clock = read
-    context = {
+    return {
         "request": request,
         "position": position_data(state),
         "moves": moves,
         "clocks": {game.pk: clock},
     }
-    return s.GameDetailSerializer(game, context=context).data
+
+
+def _game_detail(game: Game, request: Request) -> dict[str, Any]:
+    """The game as `GameDetailSerializer` shows it, its moves, position and clock read here."""
+    return s.GameDetailSerializer(game, context=_game_context(game, request)).data
 
 
 def _paginated(
@@ -313,12 +317,9 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         outcome = services.move_submit(
             game_id=game_id, user=request.user, expected_ply=data["ply"], notation=data["move"]
         )
-        body = {
-            "turns": s.TurnSerializer(outcome.turns, many=True).data,
-            "game": _game_detail(
-                outcome.game, request, read=(outcome.moves, outcome.state, outcome.clock)
-            ),
-        }
+        read = (outcome.moves, outcome.state, outcome.clock)
+        context = _game_context(outcome.game, request, read=read)
+        body = s.MoveOutcomeSerializer(outcome, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -410,7 +411,8 @@ class GameLiveApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        return Response(selectors.game_live_status(game=game, user=request.user))
+        status = selectors.game_live_status(game=game, user=request.user)
+        return Response(s.LiveStatusSerializer(status).data)
 
 
 class MyGamesLiveApi(APIView):
@@ -423,7 +425,8 @@ class MyGamesLiveApi(APIView):
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.game_list_live_status(user=request.user))
+        statuses = selectors.game_list_live_status(user=request.user)
+        return Response(s.LiveStatusListSerializer(statuses).data)
 
 
 class ConditionalLineListCreateApi(APIView):
