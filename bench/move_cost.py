@@ -111,7 +111,7 @@ class Wsgi:
         try:
             content = b"".join(answer)
         finally:
-            answer.close()  # as a WSGI server does: the tasks a request queued go out here
+            answer.close()  # as a WSGI server does: Django sends request_finished here
         return int(status[0].split()[0]), content
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
-from contextvars import ContextVar
+from functools import partial
 from typing import Any
 
 from celery import Celery
+from django.db import transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "celticsite.settings")
 
@@ -19,41 +19,18 @@ app.autodiscover_tasks()
 
 logger = logging.getLogger(__name__)
 
-# Inside a request (``celticsite.middleware.TasksAfterResponseMiddleware``): the messages it
-# queues, sent once its response has gone out. None outside a request: sent at once.
-_after_response: ContextVar[list[Callable[[], None]] | None] = ContextVar(
-    "after_response", default=None
-)
+
+def task_delay_on_commit(task: Any, *args: Any, on_outage: str) -> None:
+    """``task.delay(*args)`` once the current transaction commits (``transaction.on_commit``:
+    at once outside a transaction, never if it rolls back), as Celery's
+    ``Task.delay_on_commit``, except that a broker outage is logged as ``on_outage``, not
+    raised: every caller keeps what the task needs in the database, where a beat task (or
+    the person, by asking again) finds it, and the other work of the commit goes on."""
+    transaction.on_commit(partial(_delay, task, args, on_outage))
 
 
-def task_queue(task: Any, *args: Any, on_outage: str) -> None:
-    """``task.delay(*args)``; in a request, once its response is sent (the person waits for
-    the answer, not for the broker). A broker outage is logged as ``on_outage``, not raised:
-    every caller keeps what the task needs in the database, where a beat task (or the
-    person, by asking again) finds it."""
-
-    def send() -> None:
-        try:
-            task.delay(*args)
-        except Exception:
-            logger.warning(on_outage, exc_info=True)
-
-    pending = _after_response.get()
-    if pending is None:
-        send()
-    else:
-        pending.append(send)
-
-
-def tasks_held_for_response() -> tuple[list[Callable[[], None]], Callable[[], None]]:
-    """Hold the tasks queued from now on; answers the list that collects them and what
-    stops holding (for the middleware, which sends them when the response is closed)."""
-    pending: list[Callable[[], None]] = []
-    token = _after_response.set(pending)
-    return pending, lambda: _after_response.reset(token)
-
-
-def tasks_send(pending: list[Callable[[], None]]) -> None:
-    """Send the held tasks, each once."""
-    while pending:
-        pending.pop(0)()
+def _delay(task: Any, args: tuple[Any, ...], on_outage: str) -> None:
+    try:
+        task.delay(*args)
+    except Exception:
+        logger.warning(on_outage, exc_info=True)

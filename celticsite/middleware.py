@@ -8,37 +8,6 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from celticsite.celery import tasks_held_for_response, tasks_send
-
-
-class TasksAfterResponseMiddleware:
-    """Send the Celery messages a request queues (``task_queue``) after its response.
-
-    A move's email message cost the mover about half a millisecond of waiting for Redis and
-    kombu. The messages now go out when the server closes the response, once it has been
-    sent (WSGI's ``close()``, which Django's test client calls too). Nothing is at risk in
-    between: each task's work is in the database already, and ``flush_outbox`` (or the
-    task's own beat) queues again whatever a dead process never sent.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        pending, release = tasks_held_for_response()
-        try:
-            response = self.get_response(request)
-        except BaseException:
-            release()
-            tasks_send(pending)
-            raise
-        release()
-        if pending:
-            # the closers a response runs when the server closes it (Django's own hook, as
-            # FileResponse closes its file there)
-            response._resource_closers.append(lambda: tasks_send(pending))
-        return response
-
 
 class UserTimeZoneMiddleware:
     """Show the pages in the logged-in player's own time zone (their profile's ``time_zone``).

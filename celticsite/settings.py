@@ -84,7 +84,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "celticsite.middleware.TasksAfterResponseMiddleware",  # outermost: holds the whole request
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -99,7 +98,7 @@ MIDDLEWARE = [
 
 if PRODUCTION:
     # Serve collected static files from the application itself (runserver does it in development).
-    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # after Security
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "celticsite.urls"
 WSGI_APPLICATION = "celticsite.wsgi.application"
@@ -201,8 +200,6 @@ REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "10"))
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    if REDIS_URL.startswith("redis://"):  # rediss:// keeps kombu's own, which checks its TLS
-        CELERY_BROKER_TRANSPORT = "celticsite.broker:Transport"  # one client per channel
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,

@@ -15,12 +15,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from celticsite.api import CursorPage, Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
-from celticsite.throttles import UserAndScopeRateThrottle
 from games import selectors, services
 from games import serializers as s
 from games.clock import ClockReading
@@ -36,26 +35,30 @@ _errors = error_responses(
 )
 
 
-def _game_detail(
+def _game_context(
     game: Game,
     request: Request,
     *,
     read: tuple[list[Move], GameState, ClockReading | None] | None = None,
 ) -> dict[str, Any]:
-    """The game as `GameDetailSerializer` shows it. `read`: its moves, position and clock
-    when the caller has them already (after a move), else they are read here."""
+    """What `GameDetailSerializer` needs to show the game. `read`: its moves, position and
+    clock when the caller has them already (after a move), else they are read here."""
     if read is None:
         moves, state = selectors.game_moves_and_position(game=game)
         clock = selectors.game_clocks(games=[game], now=timezone.now())[game.pk]
     else:
         moves, state, clock = read
-    context = {
+    return {
         "request": request,
         "position": position_data(state),
         "moves": moves,
         "clocks": {game.pk: clock},
     }
-    return s.GameDetailSerializer(game, context=context).data
+
+
+def _game_detail(game: Game, request: Request) -> dict[str, Any]:
+    """The game as `GameDetailSerializer` shows it, its moves, position and clock read here."""
+    return s.GameDetailSerializer(game, context=_game_context(game, request)).data
 
 
 def _paginated(
@@ -84,13 +87,9 @@ class ReadOpenWriteThrottledApi(APIView):
 
     def get_throttles(self) -> list[Any]:
         throttles = super().get_throttles()
-        if self.request.method != "POST":
-            return throttles
-        # the user's rate and the scope's, in one cache round trip instead of two each
-        return [
-            *(throttle for throttle in throttles if not isinstance(throttle, UserRateThrottle)),
-            UserAndScopeRateThrottle(),
-        ]
+        if self.request.method == "POST":
+            throttles.append(ScopedRateThrottle())
+        return throttles
 
 
 # --- Challenges ---------------------------------------------------------------------------
@@ -318,12 +317,9 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         outcome = services.move_submit(
             game_id=game_id, user=request.user, expected_ply=data["ply"], notation=data["move"]
         )
-        body = {
-            "turns": s.TurnSerializer(outcome.turns, many=True).data,
-            "game": _game_detail(
-                outcome.game, request, read=(outcome.moves, outcome.state, outcome.clock)
-            ),
-        }
+        read = (outcome.moves, outcome.state, outcome.clock)
+        context = _game_context(outcome.game, request, read=read)
+        body = s.MoveOutcomeSerializer(outcome, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -415,7 +411,8 @@ class GameLiveApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        return Response(selectors.game_live_status(game=game, user=request.user))
+        status = selectors.game_live_status(game=game, user=request.user)
+        return Response(s.LiveStatusSerializer(status).data)
 
 
 class MyGamesLiveApi(APIView):
@@ -428,7 +425,8 @@ class MyGamesLiveApi(APIView):
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.game_list_live_status(user=request.user))
+        statuses = selectors.game_list_live_status(user=request.user)
+        return Response(s.LiveStatusListSerializer(statuses).data)
 
 
 class ConditionalLineListCreateApi(APIView):

@@ -16,11 +16,12 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from accounts.models import Vacation
 from accounts.selectors import vacation_intervals_by_user
-from games import errors, selectors, statements
+from games import errors, selectors
 from games.clock import (
     ClockReading,
     Interval,
@@ -335,8 +336,7 @@ def _game_locked(game_id: int, *, flags_at: datetime | None = None) -> Game:
     """The game, its row locked, with both players and their profiles (not locked).
 
     The players come in a second statement: joining their four tables to the locked row
-    took PostgreSQL longer to plan than the extra round trip. Both are SQL built once
-    (``games.statements``): every write to a game starts here.
+    took PostgreSQL longer to plan than the extra round trip.
 
     ``flags_at``: also answer, in the locking statement, whether the game has queued
     conditional lines (``has_lines``) and whether either player has a vacation that ends
@@ -344,10 +344,21 @@ def _game_locked(game_id: int, *, flags_at: datetime | None = None) -> Game:
     The flags hold while the lock does: lines are written only under it, and a vacation
     that starts after this read is one the move could not have seen anyway.
     """
-    game = statements.game_for_update(game_id, flags_at=flags_at)
-    if game is None:
-        raise errors.GameNotFound(f"There is no game #{game_id}.")
-    players = statements.players_by_id([game.orange_id, game.blue_id])
+    games = Game.objects.select_for_update()
+    if flags_at is not None:
+        players_away = Vacation.objects.filter(
+            Q(user=OuterRef("orange")) | Q(user=OuterRef("blue")), ends_at__gt=flags_at
+        )
+        games = games.annotate(
+            has_lines=Exists(ConditionalLine.objects.filter(game=OuterRef("pk"))),
+            has_vacations=Exists(players_away),
+        )
+    try:
+        game = games.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"There is no game #{game_id}.") from None
+    users = get_user_model().objects.select_related("profile")
+    players = users.in_bulk([game.orange_id, game.blue_id])
     game.orange, game.blue = players[game.orange_id], players[game.blue_id]
     return game
 
@@ -409,7 +420,7 @@ def move_submit(
             code="time_expired",
         )
     move = _parse_move(notation)
-    recorded = statements.turns(game)
+    recorded = list(game.moves.order_by("ply"))
     state = replay(recorded, variant_of(game))
     away = game.has_vacations
     rows, vacations = _move_record(game, state=state, side=side, move=move, now=now, away=away)
@@ -443,7 +454,7 @@ def _move_record(
         raise errors.IllegalMove(str(exc), rule=exc.rule.value) from None
 
     rows = [
-        statements.turn_insert(Move(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side)))
+        Move.objects.create(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side))
         for i, turn in enumerate(turns)
     ]
     game.ply += len(rows)
@@ -460,7 +471,7 @@ def _move_record(
     else:
         game.to_move = Side(state.to_move.value)
         _clock_start_turn(game, now=now, vacations=vacations)
-        statements.game_columns_save(game, _TURN_FIELDS)
+        game.save(update_fields=_TURN_FIELDS)
     return rows, vacations
 
 

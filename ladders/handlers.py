@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celticsite.celery import task_queue
+from celticsite.celery import task_delay_on_commit
 from ladders.models import LadderChallenge
 
 
@@ -18,6 +18,6 @@ def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
         return
     from ladders.tasks import record_game_end
 
-    task_queue(
+    task_delay_on_commit(
         record_game_end, game_id, on_outage=f"Could not queue the ladder result of game {game_id}"
     )

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from celticsite.celery import task_queue
+from celticsite.celery import task_delay_on_commit
 from notifications.models import OutboxEmail
 from notifications.services import notify
 
@@ -91,7 +91,7 @@ def on_password_reset_requested(sender: Any, *, email: str, request_id: str, **_
     sees no email and can ask again."""
     from notifications.tasks import queue_password_reset
 
-    task_queue(
+    task_delay_on_commit(
         queue_password_reset,
         email,
         request_id,

@@ -23,15 +23,14 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, router, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import profile_get
-from celticsite.celery import task_queue
-from celticsite.sql import Table
+from celticsite.celery import task_delay_on_commit
 from notifications.email_context import context_dump, context_load
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
@@ -68,9 +67,6 @@ MAX_ATTEMPTS = 8
 CLAIM_LEASE = timedelta(minutes=10)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
-
-_OUTBOX: Table[OutboxEmail] = Table(OutboxEmail, "o")
-
 
 # Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
 _MUTED: ContextVar[bool] = ContextVar("outbox_muted", default=False)
@@ -138,15 +134,28 @@ def notify(
             board_svg=board_svg,
         )
     )
-    if row is None:
-        return None
-    # no check first: the unique key is the check (ON CONFLICT, so no savepoint is needed to
-    # keep the caller's transaction), and new emails are the usual case; a move queues one
-    if not _OUTBOX.insert(row, using=router.db_for_write(OutboxEmail), unless_taken="dedupe_key"):
+    if row is None or not _outbox_insert(row):
         return None
     if not row.digest:
-        transaction.on_commit(lambda: enqueue_send(row.pk))
+        enqueue_send(row.pk)
     return row
+
+
+def _outbox_insert(row: OutboxEmail) -> bool:
+    """Insert ``row`` unless an email with its ``dedupe_key`` is queued already; answers
+    whether it was inserted (its ``pk`` set).
+
+    A request racing this one with the same key between the check and the insert makes
+    no second row and no error that would break the caller's transaction: the insert
+    ignores the conflict (no savepoint needed) and ``row`` takes the other's id, whose
+    email is still sent once (the send claims its row).
+    """
+    found = OutboxEmail.objects.filter(dedupe_key=row.dedupe_key)
+    if found.exists():
+        return False
+    OutboxEmail.objects.bulk_create([row], ignore_conflicts=True)  # sets no pk: read it
+    row.pk = found.values_list("pk", flat=True).get()
+    return True
 
 
 @dataclass(frozen=True)
@@ -254,11 +263,12 @@ def _rendered_store(row: OutboxEmail, *, board: bool = True) -> None:
 
 
 def enqueue_send(outbox_id: int) -> None:
-    """Ask a worker to send the row. A broker outage is logged, not raised: the row is safe
-    in the database and ``flush_outbox`` queues it again."""
+    """Ask a worker to send the row, once the current transaction commits. A broker outage
+    is logged, not raised: the row is safe in the database and ``flush_outbox`` queues it
+    again."""
     from notifications.tasks import send_outbox_email
 
-    task_queue(
+    task_delay_on_commit(
         send_outbox_email,
         outbox_id,
         on_outage=f"Could not queue outbox email {outbox_id}; flush_outbox will retry",
@@ -480,16 +490,17 @@ def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
         return [row for row in queued if row is not None]
     ids = [row.pk for row in rows if not row.digest]
     if ids:
-        transaction.on_commit(lambda: enqueue_send_many(ids))
+        enqueue_send_many(ids)
     return rows
 
 
 def enqueue_send_many(outbox_ids: list[int]) -> None:
-    """One broker message that queues a send per row on the worker's side; on a broker
-    outage the rows wait for ``flush_outbox``, as in ``enqueue_send``."""
+    """One broker message, once the current transaction commits, that queues a send per row
+    on the worker's side; on a broker outage the rows wait for ``flush_outbox``, as in
+    ``enqueue_send``."""
     from notifications.tasks import send_outbox_emails
 
-    task_queue(
+    task_delay_on_commit(
         send_outbox_emails,
         outbox_ids,
         on_outage=f"Could not queue {len(outbox_ids)} outbox emails; flush_outbox will retry",

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from celticsite.celery import task_queue
+from celticsite.celery import task_delay_on_commit
 from rankings import conf
 from rankings.conf import rating_params
 from rankings.csvimport import SCORES, ImportedResult
@@ -596,15 +596,16 @@ def _ranking_update_later(*, changed_since: datetime) -> None:
     moments, and many results finishing together cost one rewrite (``ranking_updates_apply``).
     """
     RankingUpdate.objects.create(changed_since=changed_since)
-    transaction.on_commit(_ranking_updates_queue)
+    _ranking_updates_queue()
 
 
 def _ranking_updates_queue() -> None:
-    """Ask a worker to apply the waiting updates. A broker outage is logged, not raised: the
-    update is safe in the database and the beat applies it within a minute."""
+    """Ask a worker to apply the waiting updates once this transaction commits. A broker
+    outage is logged, not raised: the update is safe in the database and the beat applies
+    it within a minute."""
     from rankings.tasks import apply_ranking_updates
 
-    task_queue(
+    task_delay_on_commit(
         apply_ranking_updates,
         on_outage="Could not queue the ranking update; the beat will apply it",
     )

@@ -155,7 +155,7 @@ def test_move_cost_closes_each_answer_as_a_wsgi_server_does() -> None:
     closed: list[bool] = []
 
     class Answer(list):
-        def close(self) -> None:  # where the tasks a request queued are sent
+        def close(self) -> None:  # where Django sends request_finished
             closed.append(True)
 
     def application(environ, start_response):

@@ -1,74 +1,98 @@
-"""``UserAndScopeRateThrottle``: DRF's user and scoped rates, kept under DRF's own keys, read
-and written together."""
+"""The API's throttles are DRF's own: the user's rate on every request, and on a move or a
+game message also its scope's rate (moves, messages), each history under DRF's keys in the
+shared cache. Each throttle counts every request it lets through."""
 
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from celticsite.throttles import UserAndScopeRateThrottle
+from games import services
 from tests.accounts.factories import make_user
+from tests.games.conftest import API, moves_url, submit, token_client
 
 pytestmark = pytest.mark.django_db
 
-RATES = {"user": "3/minute", "moves": "2/minute"}
+RATES = {"anon": "60/minute", "user": "4/minute", "moves": "2/minute", "messages": "2/minute"}
+T0 = 1_000_000.0
 
 
 @pytest.fixture
 def clock(monkeypatch):
     """The throttles' time, in seconds, moved by hand."""
-    now = [1_000_000.0]
+    now = [T0]
     monkeypatch.setattr(SimpleRateThrottle, "timer", staticmethod(lambda: now[0]))
     for throttle in (UserRateThrottle, ScopedRateThrottle):
         monkeypatch.setattr(throttle, "THROTTLE_RATES", RATES)
-    cache.clear()
-    yield now
-    cache.clear()
+    return now
 
 
-def _allowed(user, scope: str | None = "moves") -> tuple[bool, float | None]:
-    throttle = UserAndScopeRateThrottle()
-    allowed = throttle.allow_request(
-        SimpleNamespace(user=user), SimpleNamespace(throttle_scope=scope)
-    )
-    return allowed, throttle.wait()
+@pytest.fixture
+def players():
+    alice, bob = make_user("alice"), make_user("bob")
+    game = services.game_start(orange=alice, blue=bob)
+    return game, (alice, token_client(alice)), (bob, token_client(bob))
 
 
-def test_both_histories_are_kept_under_drf_keys(clock):
-    ann = make_user("ann")
-    assert _allowed(ann) == (True, None)
+def _message(client, game, text: str) -> int:
+    return client.post(f"{API}/games/{game.pk}/messages/", {"body": text}).status_code
+
+
+def test_a_move_is_counted_under_the_user_key_and_the_moves_key(clock, players):
+    game, (alice, alice_api), _ = players
+    assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
     clock[0] += 5
-    assert _allowed(ann) == (True, None)
-    assert cache.get(f"throttle_user_{ann.pk}") == [1_000_005.0, 1_000_000.0]
-    assert cache.get(f"throttle_moves_{ann.pk}") == [1_000_005.0, 1_000_000.0]
+    assert alice_api.get(moves_url(game.pk)).status_code == 200  # a read: the user's rate only
+    assert cache.get(f"throttle_user_{alice.pk}") == [T0 + 5, T0]
+    assert cache.get(f"throttle_moves_{alice.pk}") == [T0]
 
 
-def test_the_scope_refuses_with_the_wait_until_its_oldest_request_leaves_the_window(clock):
-    ann = make_user("ann")
-    _allowed(ann)
+def test_the_moves_rate_refuses_with_the_wait_until_its_oldest_move_leaves_the_window(
+    clock, players
+):
+    game, (_, alice_api), (_, bob_api) = players
+    assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
     clock[0] += 10
-    _allowed(ann)
+    assert submit(bob_api, game.pk, 1, "c5 ESW").status_code == 201  # bob counts apart
+    assert submit(alice_api, game.pk, 2, "a1 N").status_code == 400  # counted, though refused
     clock[0] += 5
-    assert _allowed(ann) == (False, 45.0)  # the first request leaves the minute in 45 s
-    # refused, so counted against neither rate
-    assert len(cache.get(f"throttle_user_{ann.pk}")) == 2
+    refused = submit(alice_api, game.pk, 2, "e4 N")
+    assert refused.status_code == 429
+    assert refused.json() == {
+        "code": "throttled",
+        "detail": "Request was throttled. Expected available in 45 seconds.",
+    }
+    assert refused["Retry-After"] == "45"  # the first move leaves the minute in 45 s
     clock[0] += 45
-    assert _allowed(ann) == (True, None)
+    assert submit(alice_api, game.pk, 2, "e4 N").status_code == 201
 
 
-def test_requests_counted_by_the_plain_user_throttle_count_here_too(clock):
-    ann = make_user("ann")
-    request, view = SimpleNamespace(user=ann), SimpleNamespace()
-    for _ in range(3):
-        assert UserRateThrottle().allow_request(request, view)  # reads: the user rate only
-    assert _allowed(ann) == (False, 60.0)
-    assert cache.get(f"throttle_moves_{ann.pk}") is None
+def test_reads_count_against_a_move_s_user_budget(clock, players):
+    game, (alice, alice_api), _ = players
+    for _ in range(4):
+        assert alice_api.get(moves_url(game.pk)).status_code == 200
+    refused = submit(alice_api, game.pk, 0, "d5 ESW")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "60"
+    # the moves rate had room, and counted it; the user's refused it, and did not
+    assert cache.get(f"throttle_moves_{alice.pk}") == [T0]
+    assert len(cache.get(f"throttle_user_{alice.pk}")) == 4
 
 
-def test_a_view_without_a_scope_is_held_to_the_user_rate_alone(clock):
-    ann, bob = make_user("ann"), make_user("bob")
-    assert [_allowed(ann, scope=None)[0] for _ in range(4)] == [True, True, True, False]
-    assert [_allowed(bob)[0] for _ in range(3)] == [True, True, False]  # others count apart
+def test_a_move_refused_by_its_scope_still_counts_against_the_user_rate(clock, players):
+    game, (alice, alice_api), _ = players
+    for ply in (0, 0, 0):  # two counted by the moves rate, the third refused by it
+        submit(alice_api, game.pk, ply, "a1 N")
+    assert len(cache.get(f"throttle_moves_{alice.pk}")) == 2
+    assert len(cache.get(f"throttle_user_{alice.pk}")) == 3
+    assert alice_api.get(moves_url(game.pk)).status_code == 200  # the fourth
+    assert alice_api.get(moves_url(game.pk)).status_code == 429
+
+
+def test_messages_have_their_own_rate_and_share_the_user_s(clock, players):
+    game, (_, alice_api), (_, bob_api) = players
+    assert [_message(alice_api, game, text) for text in "abc"] == [201, 201, 429]
+    assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201  # moves count apart
+    assert _message(bob_api, game, "mine") == 201
+    assert alice_api.get(moves_url(game.pk)).status_code == 429  # 4 for the user: spent

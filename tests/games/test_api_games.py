@@ -343,60 +343,95 @@ def test_record_of_a_game_in_progress_and_bad_format(game, alice_api, anon):
     }
 
 
-# --- the answer's fast path ------------------------------------------------------------------
+# --- the game as the serializer shows it ------------------------------------------------------
 
 
-def _generic_detail_serializer() -> type:
-    """GameDetailSerializer through DRF's generic fields: what its declarations (and so the
-    schema) say, without the dicts it builds directly."""
-    from rest_framework import serializers
-
-    from games.serializers import GameDetailSerializer, PlayerSerializer
-
-    class GenericPlayer(PlayerSerializer):
-        def to_representation(self, instance):
-            return serializers.Serializer.to_representation(self, instance)
-
-    class Generic(GameDetailSerializer):
-        orange = GenericPlayer()
-        blue = GenericPlayer()
-
-        def to_representation(self, instance):
-            self._clock = self.context["clocks"][instance.pk]
-            return serializers.ModelSerializer.to_representation(self, instance)
-
-    return Generic
+_STARTED = datetime(2026, 3, 2, 9, 0, 0, 250000, tzinfo=UTC)  # a Monday
 
 
-@pytest.mark.parametrize("ending", ["running", "no time limit", "resigned"])
-def test_a_game_is_shown_exactly_as_the_generic_serializer_would(ending, alice, bob, carol):
+def _shown(game: Game, viewer) -> dict:
     from django.test import RequestFactory
     from django.utils import timezone
 
-    from accounts.models import Profile
     from games import selectors
     from games.engine import position_data
     from games.serializers import GameDetailSerializer
 
-    Profile.objects.filter(user=bob).update(display_name="Bob the Builder")
-    control = TimeControl(kind=ClockKind.NONE) if ending == "no time limit" else None
-    game = services.game_start(orange=alice, blue=bob, time_control=control)
-    services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
-    if ending == "resigned":
-        services.game_resign(game_id=game.pk, user=bob)
     game = Game.objects.select_related("orange__profile", "blue__profile").get(pk=game.pk)
     moves, state = selectors.game_moves_and_position(game=game)
-    for viewer in (alice, carol):
-        request = RequestFactory().get("/")
-        request.user = viewer
-        context = {
-            "request": request,
-            "position": position_data(state),
-            "moves": moves,
-            "clocks": selectors.game_clocks(games=[game], now=timezone.now()),
+    request = RequestFactory().get("/")
+    request.user = viewer
+    context = {
+        "request": request,
+        "position": position_data(state),
+        "moves": moves,
+        "clocks": selectors.game_clocks(games=[game], now=timezone.now()),
+    }
+    return GameDetailSerializer(game, context=context).data
+
+
+@pytest.mark.parametrize("ending", ["running", "no time limit", "resigned"])
+def test_a_game_is_shown_with_every_field_it_declares(ending, alice, bob, carol):
+    from accounts.models import Profile
+    from games.serializers import GameDetailSerializer
+
+    Profile.objects.filter(user=bob).update(display_name="Bob the Builder")
+    control = TimeControl(kind=ClockKind.NONE) if ending == "no time limit" else None
+    with time_machine.travel(_STARTED, tick=False):
+        game = services.game_start(orange=alice, blue=bob, time_control=control)
+    with time_machine.travel(_STARTED + timedelta(hours=1), tick=False):
+        services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
+        if ending == "resigned":
+            services.game_resign(game_id=game.pk, user=bob)
+        shown = {viewer.username: _shown(game, viewer) for viewer in (alice, carol)}
+    for seen in shown.values():
+        assert list(seen) == GameDetailSerializer.Meta.fields
+    assert (shown["alice"]["your_side"], shown["carol"]["your_side"]) == ("orange", None)
+    seen = shown["carol"]
+    assert {key: seen[key] for key in ("id", "orange", "blue", "ply", "rated", "public")} == {
+        "id": game.pk,
+        "orange": {"username": "alice", "display_name": "alice"},
+        "blue": {"username": "bob", "display_name": "Bob the Builder"},
+        "ply": 1,
+        "rated": True,
+        "public": True,
+    }
+    assert seen["created_at"] == "2026-03-02T09:00:00.250000Z"
+    assert seen["moves"] == [
+        {
+            "ply": 0,
+            "side": "orange",
+            "kind": "move",
+            "notation": "d5 ESW",
+            "created_at": "2026-03-02T10:00:00.250000Z",
         }
-        fast = GameDetailSerializer(game, context=context).data
-        assert fast == _generic_detail_serializer()(game, context=context).data
-        assert list(fast) == GameDetailSerializer.Meta.fields
-    assert fast["blue"] == {"username": "bob", "display_name": "Bob the Builder"}
-    assert fast["your_side"] is None  # carol watches
+    ]
+    assert seen["position"]["ply"] == 1 and seen["window_forfeit"] is False
+    assert seen["time_control"]["kind"] == ("none" if ending == "no time limit" else "per_move")
+    assert _state_shown(seen) == _STATES[ending]
+
+
+def _state_shown(seen: dict) -> tuple:
+    return tuple(
+        seen[key]
+        for key in (
+            "status", "result", "termination", "to_move", "deadline", "orange_seconds_left",
+            "blue_seconds_left", "clock", "finished_at",
+        )
+    )  # fmt: skip
+
+
+_THREE_DAYS = 3 * 24 * 3600
+_STATES = {
+    "running": (
+        "active", "", "", "blue", "2026-03-05T10:00:00.250000Z", _THREE_DAYS, _THREE_DAYS,
+        {"side": "blue", "seconds_left": _THREE_DAYS, "deadline": "2026-03-05T10:00:00.250000Z",
+         "paused": None, "resumes_at": None},
+        None,
+    ),
+    "no time limit": ("active", "", "", "blue", None, None, None, None, None),
+    "resigned": (
+        "finished", "1-0", "resignation", "", None, _THREE_DAYS, _THREE_DAYS, None,
+        "2026-03-02T10:00:00.250000Z",
+    ),
+}  # fmt: skip

@@ -60,7 +60,7 @@ def test_an_unknown_event_is_refused(alice):
         notify_many(notices=[Notice(user=alice, event="party", context={}, dedupe_key="x")])
 
 
-def test_the_batch_task_queues_one_send_per_row(alice, bob):
+def test_the_batch_task_queues_one_send_per_row(alice, bob, django_capture_on_commit_callbacks):
     game = game_services.game_start(orange=alice, blue=bob)
     rows = notify_many(
         notices=[
@@ -70,6 +70,9 @@ def test_the_batch_task_queues_one_send_per_row(alice, bob):
     )
     from notifications.tasks import send_outbox_emails
 
-    with mock.patch("notifications.tasks.send_outbox_email.delay") as single:
+    with (
+        mock.patch("notifications.tasks.send_outbox_email.delay") as single,
+        django_capture_on_commit_callbacks(execute=True),  # the task's own commit
+    ):
         assert send_outbox_emails([row.pk for row in rows]) == 2
     assert sorted(call.args[0] for call in single.call_args_list) == sorted(r.pk for r in rows)

@@ -97,6 +97,32 @@ def test_same_dedupe_key_is_queued_once(alice, game, django_capture_on_commit_ca
     assert len(mail.outbox) == 1
 
 
+def test_a_key_taken_between_the_check_and_the_insert_makes_no_second_row(alice, game, monkeypatch):
+    """As when another request queues the same email at the same moment: the insert ignores
+    the conflict, the caller's transaction goes on, and the row answered is the one stored."""
+    insert = OutboxEmail.objects.bulk_create
+    taken: list[OutboxEmail] = []
+
+    def racing_insert(rows, **kwargs):
+        taken.append(OutboxEmail.objects.create(**{**_columns(rows[0]), "subject": "first"}))
+        return insert(rows, **kwargs)
+
+    monkeypatch.setattr(OutboxEmail.objects, "bulk_create", racing_insert)
+    with transaction.atomic():
+        row = queue_turn(alice, game, key="your_turn:race")
+        assert OutboxEmail.objects.count() == 1  # the transaction is still usable
+    assert row is not None and row.pk == taken[0].pk
+    assert OutboxEmail.objects.get().subject == "first"
+
+
+def _columns(row: OutboxEmail) -> dict[str, object]:
+    return {
+        field.attname: getattr(row, field.attname)
+        for field in OutboxEmail._meta.concrete_fields
+        if not field.primary_key
+    }
+
+
 def test_preference_off_queues_nothing(alice, game, django_capture_on_commit_callbacks):
     set_profile(alice, notify_turn=False)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -224,14 +250,19 @@ def test_broker_down_at_commit_loses_nothing(alice, game, django_capture_on_comm
 
     with time_machine.travel(T0 + timedelta(seconds=30), tick=False):
         assert flush_outbox.apply().get() == 0  # its message may still be on the way
-    with time_machine.travel(T0 + timedelta(minutes=2), tick=False):
+    with (
+        time_machine.travel(T0 + timedelta(minutes=2), tick=False),
+        django_capture_on_commit_callbacks(execute=True),  # the beat task's own commit
+    ):
         assert flush_outbox.apply().get() == 1
     row.refresh_from_db()
     assert row.status == "sent"
     assert len(mail.outbox) == 1
 
 
-def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game):
+def test_flush_requeues_stale_claims_and_waits_out_retry_delays(
+    alice, bob, game, django_capture_on_commit_callbacks
+):
     with time_machine.travel(T0, tick=False):
         crashed = queue_turn(alice, game, key="a")
         OutboxEmail.objects.filter(pk=crashed.pk).update(
@@ -243,9 +274,15 @@ def test_flush_requeues_stale_claims_and_waits_out_retry_delays(alice, bob, game
         )
         done = queue_turn(alice, game, key="c")
         outbox_email_send(outbox_id=done.pk)
-    with time_machine.travel(T0 + services.CLAIM_LEASE + timedelta(seconds=1), tick=False):
+    with (
+        time_machine.travel(T0 + services.CLAIM_LEASE + timedelta(seconds=1), tick=False),
+        django_capture_on_commit_callbacks(execute=True),  # the beat task's own commit
+    ):
         assert outbox_flush() == [crashed.pk]
-    with time_machine.travel(T0 + timedelta(minutes=32), tick=False):
+    with (
+        time_machine.travel(T0 + timedelta(minutes=32), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         assert outbox_flush() == [waiting.pk]
     assert sorted(m.to[0] for m in mail.outbox) == [
         "alice@example.org",
