@@ -9,8 +9,10 @@ import pytest
 from tests.accounts.factories import make_user
 from tests.tournaments.conftest import grant
 from tournaments import services
+from tournaments.errors import InvalidSettings
 from tournaments.models import Tournament
-from tournaments.trf import parse_trf
+from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
+from tournaments.trf import TrfTournament, parse_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +49,22 @@ def test_a_long_taken_name_keeps_its_suffix_within_200_characters(import_file):
     assert first.name == long
     assert second.name == "K" * (200 - len(suffix)) + suffix
     assert len(second.name) == 200
+
+
+def test_a_file_refused_half_way_leaves_no_event_behind():
+    """Two players who both claim the win: the import is refused and nothing of it stays
+    (the event, its entries and rounds are made in one transaction)."""
+    organiser = grant(make_user("orga"), "organise_tournament")
+    trf = TrfTournament(
+        header=(("012", "Disputed Cup"),),
+        players=(
+            PlayerRecord(1, "Ana", rounds=(RoundRecord(1, Outcome.WIN, 2, Colour.ORANGE),)),
+            PlayerRecord(2, "Bea", rounds=(RoundRecord(1, Outcome.WIN, 1, Colour.BLUE),)),
+        ),
+    )
+
+    with pytest.raises(InvalidSettings) as refused:
+        services.tournament_import_trf(trf=trf, organiser=organiser, now=NOW)
+
+    assert refused.value.code == "trf_invalid"
+    assert not Tournament.objects.filter(name="Disputed Cup").exists()

@@ -1,0 +1,243 @@
+"""Running the rounds: which round is due, pairing it and starting its games, completing it,
+and finishing the event when the last one is complete.
+
+``_rounds_move_on`` is the one loop that moves an event on: it starts each round that is due
+and, since a round can be complete as soon as it starts (only byes and forfeits), goes on
+while something is due. Completing a round (``_round_complete_if_done``) only marks it; the
+callers then move the event on, so nothing here calls itself back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from games import services as game_services
+from games.models import Game
+from notifications import events as notification_events
+from tournaments import errors, selectors
+from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
+from tournaments.pairing.base import Pair, PairingError, RoundPairing
+from tournaments.plugins import pairing_system_for, tournament_format_for
+from tournaments.records import SectionField, section_fields
+from tournaments.services.common import Result
+
+
+def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = False) -> list[int]:
+    """Start every planned round whose time has come, in order; returns their numbers.
+
+    All at once: every round at the start. Round by round: the next round once the previous
+    one is complete. On dates: the next round at its start date, once the previous is
+    complete; a format whose rounds do not depend on results (a round robin) starts a round
+    at its date even if the previous one is not complete. A round complete as soon as it
+    starts lets the next one start in turn; the last one to complete finishes the event.
+    ``completed``: a round has just been completed, so the event may be over.
+    """
+    started: list[int] = []
+    if completed and _rounds_all_complete(tournament):
+        _finish(tournament, now=now)
+    while tournament.status == Tournament.Status.RUNNING:
+        rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+        if rnd is None or not _round_due(tournament, rnd, now=now):
+            break
+        _round_start(tournament, rnd, now=now)
+        started.append(rnd.number)
+        if _round_complete_if_done(tournament, rnd, now=now) and _rounds_all_complete(tournament):
+            _finish(tournament, now=now)
+    return started
+
+
+def _rounds_all_complete(tournament: Tournament) -> bool:
+    return not tournament.rounds.exclude(status=Round.Status.COMPLETE).exists()
+
+
+def _round_settle(tournament: Tournament, rnd: Round, *, now: datetime) -> None:
+    """Complete ``rnd`` if every game (and match) is decided, then finish the event or start
+    the rounds now due."""
+    if _round_complete_if_done(tournament, rnd, now=now):
+        _rounds_move_on(tournament, now=now, completed=True)
+
+
+def _round_due(tournament: Tournament, rnd: Round, *, now: datetime) -> bool:
+    mode = tournament.round_start_mode
+    if mode == Tournament.RoundStartMode.ALL_AT_ONCE:
+        return True
+    previous_complete = (
+        rnd.number == 1
+        or tournament.rounds.filter(number=rnd.number - 1, status=Round.Status.COMPLETE).exists()
+    )
+    if mode == Tournament.RoundStartMode.ROUND_BY_ROUND:
+        return previous_complete
+    date_reached = rnd.starts_at is None or rnd.starts_at <= now
+    independent = tournament_format_for(format=tournament.format).independent_rounds
+    return date_reached and (previous_complete or independent)
+
+
+# --- Pairing and starting a round -----------------------------------------------------------
+
+
+def _round_start(
+    tournament: Tournament,
+    rnd: Round,
+    *,
+    now: datetime,
+    pairings: dict[int, RoundPairing] | None = None,
+) -> None:
+    """Pair ``rnd`` (or use the organiser's ``pairings`` per section) and start its games.
+
+    Completing the round is the caller's: a round of byes and forfeits only is complete at
+    once."""
+    fmt = tournament_format_for(format=tournament.format)
+    plans = [
+        fmt.round_pair(tournament, rnd, field, given=(pairings or {}).get(field.section))
+        for field in section_fields(tournament)
+    ]
+    rnd.status = Round.Status.RUNNING
+    rnd.started_at = now
+    if tournament.round_duration_days and rnd.ends_at is None:  # the organiser's date wins
+        rnd.ends_at = now + timedelta(days=tournament.round_duration_days)
+    rnd.save(update_fields=["status", "started_at", "ends_at"])
+    games: list[Game] = []
+    bye_users = []
+    for plan in sorted(plans, key=lambda plan: plan.field.section):
+        created, byes = _round_games_create(tournament, rnd, plan.field, plan.pairing, now=now)
+        games.extend(created)
+        bye_users.extend(bye.entry.player for bye in byes if bye.entry.player is not None)
+        fmt.round_games_created(tournament, rnd, plan)
+    notification_events.on_tournament_round_started(
+        tournament_name=tournament.name, round_number=rnd.number, games=games, byes=bye_users
+    )
+    notification_events.on_turns(games)
+
+
+def _pair_by_system(
+    tournament: Tournament, rnd: Round, field: SectionField, *, total: int, **options: Any
+) -> RoundPairing:
+    """Pair ``rnd`` of one section with the pairing system installed for the format."""
+    system = pairing_system_for(format=tournament.format)
+    try:
+        # Every seated player goes in, withdrawn ones too (named absent), so that the
+        # pairing numbers of the others stay put.
+        return system(
+            field.records,
+            round_number=rnd.number,
+            total_rounds=total,
+            absent=field.absent | _excused(rnd, field),
+            **options,
+        )
+    except PairingError as exc:
+        raise errors.PairingFailed(f"Round {rnd.number} cannot be paired: {exc}") from None
+
+
+def _excused(rnd: Round, field: SectionField) -> frozenset[int]:
+    """Players with a bye entered ahead for ``rnd`` (requested half-point byes, absences)."""
+    entry_ids = set(rnd.byes.values_list("entry_id", flat=True))
+    return frozenset(field.number_of(e.pk) for e in field.entries if e.pk in entry_ids)
+
+
+def _round_games_create(
+    tournament: Tournament,
+    rnd: Round,
+    field: SectionField,
+    pairing: RoundPairing,
+    *,
+    now: datetime,
+) -> tuple[list[Game], list[Bye]]:
+    """Games for the pairs between present players (one bulk insert), forfeits for pairs
+    with a withdrawn player, and the byes. Returns the games started and the byes."""
+    absent = field.absent
+    playing = [p for p in pairing.pairs if p.orange not in absent and p.blue not in absent]
+    games = game_services.games_start_many(
+        pairs=[(field.entry(p.orange).player, field.entry(p.blue).player) for p in playing],
+        rated=tournament.rated,
+        public=tournament.public,
+        window_forfeit=tournament.window_forfeit,
+        time_control=tournament.time_control,
+        now=now,
+    )
+    game_of = dict(zip(playing, games, strict=True))
+    links = []
+    for board, pair in enumerate(pairing.pairs, start=1):
+        game = game_of.get(pair)
+        links.append(
+            TournamentGame(
+                tournament=tournament,
+                round=rnd,
+                game=game,
+                orange=field.entry(pair.orange),
+                blue=field.entry(pair.blue),
+                board=board,
+                section=field.section,
+                result=Result.PENDING if game else _absence_result(tournament, field, pair),
+                result_fixed=game is None,
+            )
+        )
+    TournamentGame.objects.bulk_create(links)
+    bye_kind = tournament_format_for(format=tournament.format).bye_kind
+    byes = Bye.objects.bulk_create(
+        Bye(round=rnd, entry=field.entry(number), kind=bye_kind)
+        for number in pairing.byes
+        if number not in absent
+    )
+    return games, byes
+
+
+def _absence_result(tournament: Tournament, field: SectionField, pair: Pair) -> str:
+    """A pair with a withdrawn player: cancelled if their results were cancelled, else the
+    present player wins by forfeit."""
+    orange_gone, blue_gone = pair.orange in field.absent, pair.blue in field.absent
+    if orange_gone and blue_gone:
+        return Result.CANCELLED
+    gone = field.entry(pair.orange if orange_gone else pair.blue)
+    if gone.results_cancelled:
+        return Result.CANCELLED
+    return Result.BLUE_FORFEIT_WIN if orange_gone else Result.ORANGE_FORFEIT_WIN
+
+
+def _round_complete_if_done(tournament: Tournament, rnd: Round, *, now: datetime) -> bool:
+    """Mark ``rnd`` complete once every game is decided (and whatever else its format waits
+    for, a knockout's matches) and tell the organiser; True if it is complete now."""
+    rnd.refresh_from_db(fields=["status"])
+    if rnd.status != Round.Status.RUNNING:
+        return False
+    if not tournament_format_for(format=tournament.format).round_complete(rnd):
+        return False
+    rnd.status = Round.Status.COMPLETE
+    rnd.completed_at = now
+    rnd.save(update_fields=["status", "completed_at"])
+    notification_events.on_tournament_organiser_news(
+        tournament=tournament,
+        kind="round_complete",
+        key=f"round:{rnd.number}",
+        context={"round_number": rnd.number},
+    )
+    return True
+
+
+# --- Finish -----------------------------------------------------------------------------------
+
+
+def _finish(tournament: Tournament, *, now: datetime) -> None:
+    """Store the final standings, the winner, and tell every player."""
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+    standings = _final_standings_store(tournament)
+    notification_events.on_tournament_finished(tournament=tournament, standings=standings.rows)
+
+
+def _final_standings_store(tournament: Tournament) -> selectors.Standings:
+    """Store each entry's final rank and points and the winner (first of section 1)."""
+    standings = selectors.tournament_standings(tournament=tournament)
+    rows = {row.entry_id: row for row in standings.rows}
+    entries = list(tournament.entries.filter(pk__in=rows))
+    for entry in entries:
+        entry.final_rank = rows[entry.pk].rank
+        points = rows[entry.pk].points
+        entry.final_points = Decimal(points.numerator) / Decimal(points.denominator)
+    Entry.objects.bulk_update(entries, ["final_rank", "final_points"])
+    winner = next((row for row in standings.rows if row.rank == 1 and row.section == 1), None)
+    tournament.winner = winner.player if winner is not None else None
+    tournament.save(update_fields=["winner"])
+    return standings
