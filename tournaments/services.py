@@ -3,7 +3,7 @@
 Every write runs in ``transaction.atomic()`` with the tournament row locked
 (``select_for_update``), so a registration, a game ending and the beat task cannot race
 each other into a double start or a double round. Games are created and ended through the
-games services; emails are outbox rows sent after the commit (``notifications.events``).
+games services; emails are outbox rows sent after the commit (``tournaments.emails``).
 Every service is keyword-only and safe to call twice where a task may call it twice.
 """
 
@@ -29,8 +29,7 @@ from games.models import Game
 from games.models import Result as GameResult
 from moderation.models import AuditAction, AuditEntry
 from moderation.services import audit_record
-from notifications import events as notification_events
-from tournaments import errors, selectors
+from tournaments import emails, errors, selectors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.pairing.knockout import (
@@ -694,7 +693,7 @@ def _cancel(tournament: Tournament, *, note: str, now: datetime) -> None:
     tournament.status_note = note[:300]
     tournament.finished_at = now
     tournament.save(update_fields=["status", "status_note", "finished_at"])
-    notification_events.on_tournament_finished(tournament=tournament)
+    emails.finished(tournament=tournament)
 
 
 def _seed(tournament: Tournament, entries: list[Entry]) -> None:
@@ -829,10 +828,9 @@ def _round_start(
         bye_users.extend(bye.entry.player for bye in byes if bye.entry.player is not None)
         if tournament.is_knockout:
             _knockout_matches_create(tournament, rnd, field, bracket)
-    notification_events.on_tournament_round_started(
+    emails.round_started(
         tournament_name=tournament.name, round_number=rnd.number, games=games, byes=bye_users
     )
-    notification_events.on_turns(games)
     _round_complete_if_done(tournament, rnd, now=now)
 
 
@@ -1077,8 +1075,8 @@ def _manual_pairing(
 def tournament_game_ended(*, game_id: int, now: datetime | None = None) -> bool:
     """Record how a tournament game ended and move the event on; safe to run twice.
 
-    Called (through a Celery task) when games send ``game_ended``. Returns False for a game
-    that is not a tournament game.
+    Called (through a Celery task) after games publish ``game_finished`` or
+    ``game_result_changed``. Returns False for a game that is not a tournament game.
     """
     tournament_id = (
         TournamentGame.objects.filter(game_id=game_id).values_list("tournament_id", flat=True)
@@ -1184,9 +1182,9 @@ def _round_complete_if_done(tournament: Tournament, rnd: Round, *, now: datetime
     rnd.status = Round.Status.COMPLETE
     rnd.completed_at = now
     rnd.save(update_fields=["status", "completed_at"])
-    notification_events.on_tournament_organiser_news(
+    emails.organiser_news(
         tournament=tournament,
-        kind="round_complete",
+        kind=emails.OrganiserNews.ROUND_COMPLETE,
         key=f"round:{rnd.number}",
         context={"round_number": rnd.number},
     )
@@ -1291,9 +1289,7 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
         link.save(update_fields=["result", "result_fixed"])
         if link.game is not None and link.game.is_active:
             game_services.game_resign(game_id=link.game.pk, user=entry.player, now=now)
-    notification_events.on_tournament_withdrawn(
-        tournament=tournament, entry=entry, results_cancelled=cancel
-    )
+    emails.withdrawn(tournament=tournament, entry=entry, results_cancelled=cancel)
     if tournament.is_knockout:
         for match in KnockoutMatch.objects.filter(
             Q(higher=entry) | Q(lower=entry), winner__isnull=True, round__tournament=tournament
@@ -1478,9 +1474,9 @@ def _deadlines_pass(tournament: Tournament, *, now: datetime) -> list[int]:
         link.needs_adjudication = True
     TournamentGame.objects.bulk_update(links, ["needs_adjudication"])
     if links:
-        notification_events.on_tournament_organiser_news(
+        emails.organiser_news(
             tournament=tournament,
-            kind="adjudication_needed",
+            kind=emails.OrganiserNews.ADJUDICATION_NEEDED,
             key="adjudicate:" + ",".join(str(link.pk) for link in links),
             context={"games": [link.game for link in links if link.game]},
         )
@@ -1674,9 +1670,9 @@ def _knockout_match_settle(tournament: Tournament, match: KnockoutMatch, *, now:
     elif state.games_to_start:
         _knockout_pair_start(tournament, match, now=now)
     elif state.awaiting_organiser:
-        notification_events.on_tournament_organiser_news(
+        emails.organiser_news(
             tournament=tournament,
-            kind="decision_needed",
+            kind=emails.OrganiserNews.DECISION_NEEDED,
             key=f"match:{match.pk}",
             context={"match": match, "higher_name": higher.name, "lower_name": lower.name},
         )
@@ -1714,6 +1710,7 @@ def _knockout_pair_start(tournament: Tournament, match: KnockoutMatch, *, now: d
         window_forfeit=tournament.window_forfeit,
         time_control=tournament.time_control,
         now=now,
+        announce=True,  # the players hear that the match goes on
     )
     match.pairs_started += 1
     match.save(update_fields=["pairs_started"])
@@ -1730,9 +1727,6 @@ def _knockout_pair_start(tournament: Tournament, match: KnockoutMatch, *, now: d
         )
         for index, (game, (orange, blue)) in enumerate(zip(games, sides, strict=True))
     )
-    for game in games:
-        notification_events.on_game_started(game)
-        notification_events.on_turn(game)
 
 
 @transaction.atomic
@@ -1798,7 +1792,7 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
     standings = _final_standings_store(tournament)
-    notification_events.on_tournament_finished(tournament=tournament, standings=standings.rows)
+    emails.finished(tournament=tournament, standings=standings.rows)
 
 
 def _final_standings_store(tournament: Tournament) -> selectors.Standings:
