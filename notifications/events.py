@@ -141,9 +141,9 @@ def on_deadline_near(
 
 
 def on_game_started(game: Game) -> None:
-    """A game began that no one accepted by hand (a tournament pairing, an admin's game).
-
-    Games that start by accepting a challenge are announced by ``on_challenge_accepted``.
+    """A game began that its players are to hear of as such (``game_started`` with
+    ``announce``: a knockout match's next pair). Games that start by accepting a challenge,
+    in a tournament round or on a ladder are announced by their own emails.
     """
     for user in (game.orange, game.blue):
         context = game_context(game, user)
