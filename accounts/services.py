@@ -8,8 +8,8 @@ not about a field are :mod:`celticsite.errors` domain errors.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, nullcontext
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -28,6 +28,7 @@ from accounts.models import ApiToken, Profile, Vacation, api_token_hash
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
 from accounts.signals import (
     password_reset_requested,
+    pause_change_wrappers,
     signup_address_taken,
     signup_pending,
     user_suspended,
@@ -279,12 +280,15 @@ def profile_update(*, user: AbstractUser, **fields: Any) -> Profile:
     return profile
 
 
-def _deadlines_follow(*, user: AbstractUser, now: datetime) -> Any:
-    """The games where ``user`` is to move keep their running time left across a change to
-    the user's pauses (see ``games.services.clock_pauses_changing``)."""
-    from games.services import clock_pauses_changing  # games builds on accounts, not back
-
-    return clock_pauses_changing(user=user, now=now)
+@contextmanager
+def _deadlines_follow(*, user: AbstractUser, now: datetime) -> Iterator[None]:
+    """Wrap a change to the user's pauses in what the apps above registered for it
+    (``accounts.signals.pause_change_wrappers``): the games where ``user`` is to move keep
+    their running time left across it."""
+    with ExitStack() as stack:
+        for wrapper in pause_change_wrappers(user=user, now=now):
+            stack.enter_context(wrapper)
+        yield
 
 
 # Unconfirmed sign-ups are deleted this long after they were made (their links expire after

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
 from django.dispatch import Signal
 
 # Sent by ``accounts.services.user_suspend`` inside its transaction, after the account is
@@ -19,3 +24,20 @@ password_reset_requested = Signal()
 signup_pending = Signal()
 # user=<the account that already has the address>: someone tried to sign up with it.
 signup_address_taken = Signal()
+
+#: Wrappers around a change to a user's pauses (a vacation starting or ending, a new time
+#: zone), each called with ``user`` and ``now`` and entered inside the change's transaction
+#: before it is made, left after. The games app registers the one that keeps each running
+#: game's time left across the change (``games.services.clock_pauses_changing``).
+PauseChangeWrapper = Callable[..., AbstractContextManager[Any]]
+_pause_change_wrappers: dict[str, PauseChangeWrapper] = {}
+
+
+def pause_change_wrapper_register(name: str, wrapper: PauseChangeWrapper) -> None:
+    """Register ``wrapper`` (from ``AppConfig.ready()``; the same ``name`` twice keeps one)."""
+    _pause_change_wrappers[name] = wrapper
+
+
+def pause_change_wrappers(*, user: Any, now: datetime) -> list[AbstractContextManager[Any]]:
+    """The registered wrappers for a change to ``user``'s pauses at ``now``, ready to enter."""
+    return [wrapper(user=user, now=now) for wrapper in _pause_change_wrappers.values()]

@@ -198,7 +198,7 @@ def beat_measure(*, now: datetime) -> list[tuple[str, float, int | None]]:
     """The beat tasks at this size: (what, median seconds, queries of one run or None)."""
     from games.timeouts import game_timeouts_decide
     from notifications.events import deadline_reminders_queue
-    from rankings.services import ranking_refresh
+    from rankings.ranking import ranking_refresh
 
     began = time.perf_counter()
     first = deadline_reminders_queue(now=now)

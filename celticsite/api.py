@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from celticsite.errors import DomainError
-from games.rules.errors import json_kind, quote
+from celtictext import json_kind, quote
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "notifications",
     "players",
     "learn",
+    "demo",
 ]
 
 MIDDLEWARE = [

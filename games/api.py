@@ -20,13 +20,13 @@ from rest_framework.views import APIView
 
 from celticsite.api import CursorPage, Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
+from celtictext import quote
 from games import selectors, services
 from games import serializers as s
 from games.clock import ClockReading
 from games.engine import position_data
 from games.models import Game, IdempotentRequest, Move
 from games.rules import GameState
-from games.rules.errors import quote
 
 _errors = error_responses(
     not_found="No such object (or not visible).",

@@ -10,9 +10,13 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from accounts.signals import user_suspended
+        """Close a suspended player's challenges; keep running games' clocks right when a
+        player's pauses change (accounts knows nothing of games)."""
+        from accounts.signals import pause_change_wrapper_register, user_suspended
+        from games.services import clock_pauses_changing
 
         user_suspended.connect(_close_challenges, dispatch_uid="games_close_challenges")
+        pause_change_wrapper_register("games.deadlines", clock_pauses_changing)
 
 
 def _close_challenges(*, user: Any, actor: Any, reason: str, **_: Any) -> None:

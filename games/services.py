@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from accounts.selectors import vacation_intervals_by_user
-from games import errors, selectors
+from games import errors, events, selectors
 from games.clock import (
     ClockReading,
     Interval,
@@ -44,8 +44,6 @@ from games.models import (
 from games.rules import GameState, IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 from games.selectors import clock_pauses
-from games.signals import game_ended_announce
-from notifications import events as notification_events
 
 User = AbstractBaseUser
 #: Vacations (start, end) by user id, as ``accounts.selectors.vacation_intervals_by_user``.
@@ -103,7 +101,7 @@ def challenge_create(
         message=message,
         **Challenge.time_control_columns(tc),
     )
-    notification_events.on_challenge_received(challenge)
+    events.publish(events.challenge_created, challenge=challenge)
     return challenge
 
 
@@ -154,18 +152,19 @@ def challenge_accept(
     challenge.opponent = user
     challenge.decided_at = now
     challenge.save(update_fields=["status", "opponent", "decided_at"])
-    game = game_start(
+    new = _game_new(
         orange=orange,
         blue=blue,
         rated=challenge.rated,
         public=challenge.public,
         window_forfeit=challenge.window_forfeit,
-        time_control=challenge.time_control,
+        tc=challenge.time_control,
         challenge=challenge,
-        now=now,
     )
-    notification_events.on_challenge_accepted(challenge, game)
-    notification_events.on_turn(game)  # the first mover's "your turn", with a reply token
+    game = _game_save_started(new, now=now)
+    events.publish(events.game_started, games=[game], announce=False)
+    events.publish(events.challenge_accepted, challenge=challenge, game=game)
+    events.publish(events.turn_started, games=[game])  # the first mover's "your turn"
     return game
 
 
@@ -180,7 +179,7 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
             code="not_addressed_to_you",
         )
     _challenge_close(challenge, Challenge.Status.DECLINED)
-    notification_events.on_challenge_declined(challenge)
+    events.publish(events.challenge_declined, challenge=challenge)
     return challenge
 
 
@@ -243,9 +242,13 @@ def game_start(
     time_control: TimeControl | None = None,
     challenge: Challenge | None = None,
     now: datetime | None = None,
+    announce: bool = False,
 ) -> Game:
-    """Create a game in its start position, Orange to move, Orange's clock running."""
-    game = _game_new(
+    """Create a game in its start position, Orange to move, Orange's clock running.
+
+    Publishes ``game_started`` (``announce``: the players are to hear of the start from games
+    itself, not from the starter's own news such as a ladder challenge) and ``turn_started``."""
+    new = _game_new(
         orange=orange,
         blue=blue,
         rated=rated,
@@ -254,7 +257,15 @@ def game_start(
         tc=time_control or TimeControl(),
         challenge=challenge,
     )
-    _clock_start_turn(game, now=now or timezone.now())
+    game = _game_save_started(new, now=now or timezone.now())
+    events.publish(events.game_started, games=[game], announce=announce)
+    events.publish(events.turn_started, games=[game])
+    return game
+
+
+def _game_save_started(game: Game, *, now: datetime) -> Game:
+    """Save the new ``game`` with Orange's clock running; tells no one."""
+    _clock_start_turn(game, now=now)
     game.save()
     return game
 
@@ -294,13 +305,15 @@ def games_start_many(
     window_forfeit: bool = False,
     time_control: TimeControl | None = None,
     now: datetime | None = None,
+    announce: bool = False,
 ) -> list[Game]:
     """Start one game per ``(orange, blue)`` pair at once (a tournament round).
 
     Like ``game_start`` for each pair, but the games are written with one bulk insert and
     the Orange players' pauses (weekends, vacations) are read together however many games they
-    start (``selectors.clock_pauses_many``: two queries for the whole round). Returns the
-    games, with their ids, in the order of ``pairs``.
+    start (``selectors.clock_pauses_many``: two queries for the whole round). Publishes
+    ``game_started`` and ``turn_started`` once for all of them (``announce`` as for
+    ``game_start``). Returns the games, with their ids, in the order of ``pairs``.
     """
     tc = time_control or TimeControl()
     now = now or timezone.now()
@@ -329,7 +342,11 @@ def games_start_many(
             if bank is None
             else deadline_after(now, bank, pauses[game.orange.pk].stream(since=now))
         )
-    return Game.objects.bulk_create(games)
+    games = Game.objects.bulk_create(games)
+    if games:
+        events.publish(events.game_started, games=games, announce=announce)
+        events.publish(events.turn_started, games=games)
+    return games
 
 
 def _game_locked(game_id: int, *, flags_at: datetime | None = None) -> Game:
@@ -427,9 +444,7 @@ def move_submit(
     if game.is_active and game.has_lines:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now, away=away)
     if game.is_active:
-        notification_events.on_turn(game)
-    else:
-        notification_events.on_game_finished(game)
+        events.publish(events.turn_started, games=[game])
     mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)
     return MoveOutcome(
         game=game,
@@ -571,14 +586,11 @@ def clock_pauses_changing(*, user: User, now: datetime) -> Iterator[list[Game]]:
 
 
 def game_finish(*, game: Game, result: str, termination: str, now: datetime) -> None:
-    """Save the end of a locked, active ``game`` and move the players' ratings if rated."""
+    """Save the end of a locked, active ``game`` and publish ``game_finished`` (the ranking
+    moves the players' ratings, in this transaction, if it is rated)."""
     game.end(status=Game.Status.FINISHED, result=result, termination=termination, finished_at=now)
     game.save()
-    game_ended_announce(game_id=game.pk)
-    if game.rated:
-        from rankings.services import rating_game_finished
-
-        rating_game_finished(game=game)
+    events.publish(events.game_finished, game=game)
 
 
 @transaction.atomic
@@ -593,7 +605,6 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
         termination=Game.Termination.RESIGNATION,
         now=now or timezone.now(),
     )
-    notification_events.on_game_finished(game)
     return game
 
 
@@ -619,10 +630,8 @@ def game_annul(*, game_id: int, actor: User, reason: str, moderator_check: bool 
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
-    game_ended_announce(game_id=game.pk)
     audit_record(actor=actor, action="game_annul", target=game, reason=reason, data=previous)
-    _ratings_changed(game, previous_status=previous["status"])
-    notification_events.on_game_finished(game)
+    _result_changed(game, previous=previous)
     return game
 
 
@@ -651,7 +660,6 @@ def game_adjudicate(
         finished_at=game.finished_at or timezone.now(),
     )
     game.save()
-    game_ended_announce(game_id=game.pk)
     audit_record(
         actor=actor,
         action="game_adjudicate",
@@ -659,20 +667,17 @@ def game_adjudicate(
         reason=reason,
         data={"previous": previous, "result": result},
     )
-    _ratings_changed(game, previous_status=previous["status"])
-    notification_events.on_game_finished(game)
+    _result_changed(game, previous=previous)
     return game
 
 
-def _ratings_changed(game: Game, *, previous_status: str) -> None:
-    if not game.rated:
-        return
-    from rankings.services import rating_game_changed, rating_game_finished
-
-    if previous_status == Game.Status.ACTIVE and game.status == Game.Status.FINISHED:
-        rating_game_finished(game=game)
-    elif previous_status != Game.Status.ACTIVE or game.status == Game.Status.FINISHED:
-        rating_game_changed(game=game)
+def _result_changed(game: Game, *, previous: dict[str, str]) -> None:
+    events.publish(
+        events.game_result_changed,
+        game=game,
+        previous_status=previous["status"],
+        previous_result=previous["result"],
+    )
 
 
 def _require_moderator(actor: User, permission: str) -> None:
@@ -846,7 +851,7 @@ def message_post(*, game_id: int, author: User, body: str) -> GameMessage:
     _require_player(game, author)
     body = _require_text(body, what="message", limit=GameMessage.MAX_LENGTH, code="message")
     message = GameMessage.objects.create(game=game, author=author, body=body)
-    notification_events.on_game_message(message)
+    events.publish(events.message_posted, message=message)
     return message
 
 

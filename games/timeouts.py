@@ -13,9 +13,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
+from games import events
 from games.models import Game, Result
 from games.services import game_finish
-from games.signals import game_ended_announce
 
 #: Overdue games read per step: memory stays bounded on any backlog.
 TIMEOUT_CHUNK = 500
@@ -49,8 +49,6 @@ def game_timeouts_decide(*, now: datetime, chunk_size: int = TIMEOUT_CHUNK) -> l
 
 @transaction.atomic
 def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
-    from notifications.events import on_game_finished
-
     game = (
         Game.objects.select_for_update(skip_locked=True)
         .filter(pk=game_id, status=Game.Status.ACTIVE, deadline__lt=now)
@@ -66,7 +64,7 @@ def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
             finished_at=now,
         )
         game.save()
-        game_ended_announce(game_id=game.pk)
+        events.publish(events.game_finished, game=game)
     else:
         game_finish(
             game=game,
@@ -74,5 +72,4 @@ def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
             termination=Game.Termination.TIMEOUT,
             now=now,
         )
-    on_game_finished(game)
     return True

@@ -6,8 +6,14 @@ class LaddersConfig(AppConfig):
     verbose_name = "Ladders"
 
     def ready(self) -> None:
-        """Listen for games that end: a ladder challenge's game moves the ladder."""
-        from games.signals import game_ended
+        """Register the ladders' emails; listen, after the commit, for games that end or
+        change their result: a ladder challenge's game moves the ladder."""
+        from games import events
+        from ladders.emails import emails_register
         from ladders.handlers import on_game_ended
 
-        game_ended.connect(on_game_ended, dispatch_uid="ladders.on_game_ended")
+        emails_register()
+        for event in (events.game_finished, events.game_result_changed):
+            events.subscribe(
+                event, on_game_ended, after_commit=True, dispatch_uid=f"ladders.{event.name}"
+            )

@@ -4,9 +4,9 @@ Every write runs in ``transaction.atomic()`` with the ladder row locked
 (``select_for_update``), so two results or a result and a challenge never interleave. The
 rules are the pure functions of ``ladders.rules``; each change to the order is saved with a
 ``LadderEvent`` holding the whole order after it. A challenge's game starts at once; its end
-reaches the ladder through ``games.signals.game_ended`` (``ladder_game_ended``, safe to run
-twice), and the beat (``ladders_advance``) catches up on lost messages and removes inactive
-players.
+reaches the ladder through games' ``game_finished`` and ``game_result_changed`` events,
+after their commit (``ladder_game_ended``, safe to run twice), and the beat
+(``ladders_advance``) catches up on lost messages and removes inactive players.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.clock import TimeControl
 from games.models import Game, Result
-from ladders import errors, selectors
+from ladders import emails, errors, selectors
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from ladders.rules import (
     ChallengeContext,
@@ -41,7 +41,6 @@ from ladders.rules import (
 )
 from moderation.models import AuditAction
 from moderation.services import audit_record
-from notifications import events as notification_events
 
 User = AbstractBaseUser
 logger = logging.getLogger(__name__)
@@ -317,8 +316,7 @@ def ladder_challenge(
         after=order,
         now=now,
     )
-    notification_events.on_ladder_challenge(challenge=challenge)
-    notification_events.on_turn(game)
+    emails.challenge_made(challenge=challenge)
     return challenge
 
 
@@ -424,7 +422,7 @@ def _record(*, ladder_id: int, game_id: int, now: datetime) -> bool:
         )
     _order_save(ladder, rows, final)
     LadderPlayer.objects.filter(ladder=ladder, player_id__in=players).update(last_active_at=now)
-    notification_events.on_ladder_result(
+    emails.result(
         challenge=challenge,
         places={p: (place_of(before, p), place_of(final, p)) for p in players},
         dropped=dropped,

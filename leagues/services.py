@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from celticsite.errors import DomainError
 from games.clock import TimeControl
-from leagues import errors, selectors
+from leagues import emails, errors, selectors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import (
     FinalTable,
@@ -34,7 +34,6 @@ from leagues.placement import (
 )
 from moderation.models import AuditAction
 from moderation.services import audit_record
-from notifications import events as notification_events
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Tournament
@@ -208,7 +207,7 @@ def _registration_open_if_due(season: Season, *, now: datetime) -> bool:
         return False
     season.status = Season.Status.REGISTRATION
     season.save(update_fields=["status"])
-    notification_events.on_league_season_open(
+    emails.season_open(
         season=season, players=_previous_players(season), registered=_registered_ids(season)
     )
     return True
@@ -374,7 +373,7 @@ def _season_start(season: Season, *, now: datetime) -> None:
         Membership.objects.bulk_update(
             [by_player[s.player_id] for s in seats], ["division", "placed_how", "status"]
         )
-        notification_events.on_league_division(division=division)
+        emails.division_placed(division=division)
 
 
 def _season_retry(season: Season, members: list[Membership], *, now: datetime) -> None:
@@ -493,7 +492,7 @@ def _season_end(season: Season, *, now: datetime) -> Season:
         if not m.this_season_only and m.player_id not in left
     ]
     Membership.objects.bulk_create(carried)
-    notification_events.on_league_season_end(season=season, next_season=following)
+    emails.season_end(season=season, next_season=following)
     return following
 
 

@@ -18,10 +18,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from celticsite.celery import task_delay_on_commit
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.services import notify
-
-Event = OutboxEmail.Event
 
 
 def _one_time_url(url_name: str, user: Any) -> str:

@@ -1,12 +1,30 @@
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.utils.html import format_html
 
+from notifications.email_events import email_events
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.services import (
     EmailRenderError,
     outbox_email_render,
     outbox_email_unrendered,
 )
+
+
+class EmailEventFilter(admin.SimpleListFilter):
+    """Filter by email event, listing the registry (the column has no choices)."""
+
+    title = "event"
+    parameter_name = "event"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        return [(event.key, event.label) for event in email_events()]
+
+    def queryset(self, request: Any, queryset: QuerySet[OutboxEmail]) -> QuerySet[OutboxEmail]:
+        value = self.value()
+        return queryset.filter(event=value) if value else queryset
 
 
 @admin.register(OutboxEmail)
@@ -21,7 +39,7 @@ class OutboxEmailAdmin(admin.ModelAdmin):
         "created_at",
         "sent_at",
     ]
-    list_filter = ["status", "event", "digest"]
+    list_filter = ["status", EmailEventFilter, "digest"]
     search_fields = ["to_address", "recipient__username", "dedupe_key", "subject"]
     raw_id_fields = ["recipient", "game", "digest_email"]
     readonly_fields = [field.name for field in OutboxEmail._meta.fields] + ["preview"]

@@ -6,8 +6,16 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
+        """Register notifications' own emails, listen to games' events (after rankings, which
+        comes first in INSTALLED_APPS: the game-finished email shows the rating change) and
+        to the accounts' signals."""
         from accounts import signals
         from notifications import account_emails
+        from notifications.email_events import notifications_emails_register
+        from notifications.receivers import games_events_subscribe
+
+        notifications_emails_register()
+        games_events_subscribe()
 
         signals.password_reset_requested.connect(
             account_emails.on_password_reset_requested, dispatch_uid="notifications-reset"

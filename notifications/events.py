@@ -1,14 +1,18 @@
-"""Who is told what when something happens in a game: the hooks the game services call.
+"""The games' emails: who is told what when something happens in a game, and the reminders.
 
-Each function runs inside the caller's transaction and only writes outbox rows (see
-``services.notify``); the emails go out after the commit. Each dedupe key names the event
-precisely enough that calling a hook twice for the same thing queues one email.
+The functions here are the receivers of games' events (``notifications.receivers`` subscribes
+them, inside the transaction) and the deadline reminders' scan. Each only writes outbox rows
+(see ``services.notify``); the emails go out after the commit. Each dedupe key names the
+event precisely enough that hearing of the same thing twice queues one email.
+
+``game_context``, ``player_name`` and ``profiles_load`` are public: the apps above build
+their own emails about games with them.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -24,6 +28,7 @@ from accounts.validators import MAX_REMINDER_HOURS
 from games.clock import Interval, Pauses, running_time, running_time_at_least
 from games.models import Challenge, Game, GameMessage, Side
 from games.selectors import game_clock, game_position, termination_text
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.position import POSITION_PLY
 from notifications.reply_tokens import (
@@ -34,14 +39,13 @@ from notifications.reply_tokens import (
 from notifications.services import Notice, notify, notify_many
 from rankings.selectors import rating_change_for_game
 
-Event = OutboxEmail.Event
 
-
-def _name(user: Any) -> str:
+def player_name(user: Any) -> str:
+    """The name a player goes by on the site (their profile's)."""
     return profile_get(user=user).name
 
 
-def _game_context(game: Game, user: Any) -> dict[str, Any]:
+def game_context(game: Game, user: Any) -> dict[str, Any]:
     """The game (read again by the worker) and, as they are now, what changes as it goes on:
     the ply, the deadline and the result."""
     side = game.player_side(user)
@@ -52,7 +56,7 @@ def _game_context(game: Game, user: Any) -> dict[str, Any]:
         "deadline": game.deadline,
         "result": game.result,
         "side": side.label if side else "",
-        "opponent_name": _name(opponent),
+        "opponent_name": player_name(opponent),
         "time_control": game.time_control.describe(),
     }
 
@@ -66,7 +70,7 @@ def on_turn(game: Game) -> None:
 
 def on_turns(games: Sequence[Game]) -> None:
     """``on_turn`` for many games at once (a tournament round's games): one bulk write."""
-    _profiles_load(games)
+    profiles_load(games)
     notify_many(notices=[n for n in map(_turn_notice, games) if n is not None])
 
 
@@ -77,7 +81,7 @@ def _turn_notice(game: Game) -> Notice | None:
     if not game.is_active or not game.to_move:
         return None
     user = game.player(game.to_move)
-    context = _game_context(game, user)
+    context = game_context(game, user)
     context[POSITION_PLY] = game.ply
     # A turn's email goes out as the turn starts: the running time left is the whole bank
     # (the deadline is the bank's end, pauses skipped), so no clock needs reading.
@@ -92,7 +96,7 @@ def _turn_notice(game: Game) -> Notice | None:
     )
 
 
-def _profiles_load(games: Sequence[Game]) -> None:
+def profiles_load(games: Sequence[Game]) -> None:
     """Read the players' profiles (names, preferences) in one query, not one per player."""
     prefetch_related_objects([user for game in games for user in (game.orange, game.blue)],
                              "profile")  # fmt: skip
@@ -123,7 +127,7 @@ def on_deadline_near(
     if reading is None:
         return False
     user = game.player(game.to_move)
-    context = _game_context(game, user)
+    context = game_context(game, user)
     clock = {"paused": reading.paused, "resumes_at": reading.resumes_at}
     context.update(time_left=reading.time_left, hours=hours, clock=clock)
     row = notify(
@@ -137,12 +141,12 @@ def on_deadline_near(
 
 
 def on_game_started(game: Game) -> None:
-    """A game began that no one accepted by hand (a tournament pairing, an admin's game).
-
-    Games that start by accepting a challenge are announced by ``on_challenge_accepted``.
+    """A game began that its players are to hear of as such (``game_started`` with
+    ``announce``: a knockout match's next pair). Games that start by accepting a challenge,
+    in a tournament round or on a ladder are announced by their own emails.
     """
     for user in (game.orange, game.blue):
-        context = _game_context(game, user)
+        context = game_context(game, user)
         context["your_move"] = game.player_side(user) == game.to_move
         notify(
             user=user,
@@ -158,7 +162,7 @@ def on_game_finished(game: Game) -> None:
     ending = termination_text(game=game)
     for user in (game.orange, game.blue):
         side = game.player_side(user)
-        context = _game_context(game, user)
+        context = game_context(game, user)
         context.update(
             board,
             outcome=_outcome(game, side),
@@ -211,7 +215,7 @@ def on_challenge_received(challenge: Challenge) -> None:
     """A challenge addressed to someone (open seeks notify no one)."""
     if challenge.opponent_id is None:
         return
-    context = _challenge_context(challenge, challenger_name=_name(challenge.challenger))
+    context = _challenge_context(challenge, challenger_name=player_name(challenge.challenger))
     notify(
         user=challenge.opponent,
         event=Event.CHALLENGE_RECEIVED,
@@ -243,7 +247,7 @@ def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) ->
 def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     """Tell the challenger their challenge was accepted and the game has begun."""
     user = challenge.challenger
-    context = _game_context(game, user)
+    context = game_context(game, user)
     context["challenge"] = challenge
     context["your_move"] = game.player_side(user) == game.to_move
     notify(
@@ -257,7 +261,7 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
 def on_challenge_declined(challenge: Challenge) -> None:
     """Tell the challenger that the player they challenged declined."""
     user = challenge.challenger
-    context = _challenge_context(challenge, opponent_name=_name(challenge.opponent))
+    context = _challenge_context(challenge, opponent_name=player_name(challenge.opponent))
     notify(
         user=user,
         event=Event.CHALLENGE_DECLINED,
@@ -275,53 +279,14 @@ def on_game_message(message: GameMessage) -> None:
     if author_side is None:
         return
     user = game.blue if author_side == Side.ORANGE else game.orange
-    context = _game_context(game, user)
-    context.update(sender_name=_name(message.author), message=message.body)
+    context = game_context(game, user)
+    context.update(sender_name=player_name(message.author), message=message.body)
     notify(
         user=user,
         event=Event.GAME_MESSAGE,
         context=context,
         dedupe_key=f"{Event.GAME_MESSAGE}:{message.pk}:{user.pk}",
     )
-
-
-def on_tournament_round_started(
-    *,
-    tournament_name: str,
-    round_number: int,
-    games: Sequence[Game],
-    byes: Sequence[Any] = (),
-) -> None:
-    """A tournament round began: each paired player hears of their game, each bye of the bye.
-
-    ``tournament_name`` and ``round_number`` name the round in the email and its dedupe key,
-    so calling this twice for the same round sends nothing more.
-    """
-    round_key = f"{Event.TOURNAMENT_ROUND}:{tournament_name}:{round_number}"
-    _profiles_load(games)
-    notices = []
-    for game in games:
-        for user in (game.orange, game.blue):
-            context = _game_context(game, user)
-            context.update(tournament_name=tournament_name, round_number=round_number)
-            notices.append(
-                Notice(
-                    user=user,
-                    event=Event.TOURNAMENT_ROUND,
-                    context=context,
-                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
-                )
-            )
-    for user in byes:
-        notices.append(
-            Notice(
-                user=user,
-                event=Event.TOURNAMENT_ROUND,
-                context={"tournament_name": tournament_name, "round_number": round_number},
-                dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
-            )
-        )
-    notify_many(notices=notices)
 
 
 def reminder_window(hours: int, *, weekends_off: bool) -> timedelta:
@@ -491,213 +456,3 @@ def _reminder_due(
     time_left = running_time(now, deadline, pauses.stream(since=now))
     due = [h for h in chosen if time_left <= timedelta(hours=h) < bank]
     return min(due, default=None)
-
-
-# --- Tournaments (the tournaments app calls these; notifications never import it) -----------
-
-
-def _tournament_context(tournament: Any) -> dict[str, Any]:
-    return {
-        "tournament_name": tournament.name,
-        "tournament_url": f"{settings.SITE_URL}/tournaments/{tournament.pk}/",
-    }
-
-
-def on_tournament_withdrawn(*, tournament: Any, entry: Any, results_cancelled: bool) -> None:
-    """A player left a running event (by choice or removed by the organiser)."""
-    if entry.player is None:
-        return
-    context = _tournament_context(tournament)
-    context.update(removed=entry.status == "removed", results_cancelled=results_cancelled)
-    notify(
-        user=entry.player,
-        event=Event.TOURNAMENT_WITHDRAWN,
-        context=context,
-        dedupe_key=f"{Event.TOURNAMENT_WITHDRAWN}:{tournament.pk}:{entry.pk}",
-    )
-
-
-def on_tournament_finished(*, tournament: Any, standings: Sequence[Any] = ()) -> None:
-    """The event finished (``standings``: its rows, best first) or was cancelled
-    (``tournament.status_note`` says why): every player still in it hears."""
-    context = _tournament_context(tournament)
-    context.update(
-        cancelled=tournament.status == "cancelled",
-        note=tournament.status_note,
-        standings=[{"rank": r.rank, "name": r.name, "points": r.points} for r in standings],
-        winner_name=_name(tournament.winner) if tournament.winner_id else "",
-    )
-    for entry in tournament.entries.filter(player__isnull=False).select_related("player"):
-        if entry.status not in ("approved", "active", "withdrawn"):
-            continue
-        notify(
-            user=entry.player,
-            event=Event.TOURNAMENT_FINISHED,
-            context={**context, "entry": entry},
-            dedupe_key=f"{Event.TOURNAMENT_FINISHED}:{tournament.pk}:{entry.player_id}",
-        )
-
-
-def on_tournament_organiser_news(
-    *, tournament: Any, kind: str, key: str, context: dict[str, Any]
-) -> None:
-    """Tell the organiser what needs them or what happened: ``kind`` is ``round_complete``,
-    ``adjudication_needed`` or ``decision_needed``; ``key`` names the occasion (sent once)."""
-    full = {**_tournament_context(tournament), **context, "kind": kind}
-    notify(
-        user=tournament.organiser,
-        event=Event.TOURNAMENT_ORGANISER,
-        context=full,
-        dedupe_key=f"{Event.TOURNAMENT_ORGANISER}:{tournament.pk}:{kind}:{key}"[:200],
-    )
-
-
-# --- Leagues (the leagues app calls these; notifications never import it) -------------------
-
-
-def _league_context(season: Any) -> dict[str, Any]:
-    return {
-        "league_name": season.league.name,
-        "season_number": season.number,
-        "season_url": f"{settings.SITE_URL}/leagues/seasons/{season.pk}/",
-        "league_url": f"{settings.SITE_URL}/leagues/{season.league_id}/",
-    }
-
-
-def on_league_season_open(*, season: Any, players: Sequence[Any], registered: set[int]) -> None:
-    """A season opened for registration: last season's players hear, each told whether they
-    are already registered (carried over) or may register."""
-    context = _league_context(season)
-    context.update(starts_at=season.starts_at)
-    for user in players:
-        notify(
-            user=user,
-            event=Event.LEAGUE_SEASON_OPEN,
-            context={**context, "registered": user.pk in registered},
-            dedupe_key=f"{Event.LEAGUE_SEASON_OPEN}:{season.pk}:{user.pk}",
-        )
-
-
-def on_league_division(*, division: Any) -> None:
-    """A season started: each player hears their division, its players and their games."""
-    context = _league_context(division.season)
-    links = list(division.tournament.games.select_related("game", "orange__player", "blue__player"))
-    players = [e.name for e in division.tournament.entries.order_by("seed")]
-    for entry in division.tournament.entries.select_related("player"):
-        if entry.player is None:
-            continue
-        games = []
-        for link in links:
-            if entry.pk not in (link.orange_id, link.blue_id) or link.game is None:
-                continue
-            orange = link.orange_id == entry.pk
-            opponent = link.blue if orange else link.orange
-            games.append(
-                {
-                    "colour": "Orange" if orange else "Blue",
-                    "opponent": opponent.name,
-                    "url": f"{settings.SITE_URL}/games/{link.game_id}/",
-                }
-            )
-        notify(
-            user=entry.player,
-            event=Event.LEAGUE_DIVISION,
-            context={
-                **context,
-                "division_name": division.name,
-                "players": players,
-                "games": games,
-                "ends_at": division.season.ends_at,
-            },
-            dedupe_key=f"{Event.LEAGUE_DIVISION}:{division.pk}:{entry.player_id}",
-        )
-
-
-def on_league_season_end(*, season: Any, next_season: Any) -> None:
-    """A season is over: each player hears their place, whether they go up, stay or go
-    down, their division's final table, and whether they are carried into the next."""
-    context = _league_context(season)
-    carried = set(next_season.memberships.values_list("player_id", flat=True))
-    for division in season.divisions.select_related("tournament"):
-        members = list(division.memberships.select_related("player").order_by("final_place"))
-        table = [
-            {"place": m.final_place, "name": _name(m.player), "outcome": m.get_outcome_display()}
-            for m in members
-        ]
-        for member in members:
-            notify(
-                user=member.player,
-                event=Event.LEAGUE_SEASON_END,
-                context={
-                    **context,
-                    "division_name": division.name,
-                    "membership": member,
-                    "table": table,
-                    "carried_over": member.player_id in carried,
-                    "next_season_starts_at": next_season.starts_at,
-                    "next_season_url": f"{settings.SITE_URL}/leagues/seasons/{next_season.pk}/",
-                },
-                dedupe_key=f"{Event.LEAGUE_SEASON_END}:{season.pk}:{member.player_id}",
-            )
-
-
-# --- Ladders (the ladders app calls these; notifications never import it) -------------------
-
-
-def _ladder_context(challenge: Any) -> dict[str, Any]:
-    return {
-        "ladder_name": challenge.ladder.name,
-        "ladder_url": f"{settings.SITE_URL}/ladders/{challenge.ladder_id}/",
-        "game": challenge.game,
-        "time_control": challenge.game.time_control.describe(),
-    }
-
-
-def on_ladder_challenge(*, challenge: Any) -> None:
-    """A ladder challenge was made: the challenged player hears, with the game's link."""
-    notify(
-        user=challenge.defender,
-        event=Event.LADDER_CHALLENGE,
-        context={
-            **_ladder_context(challenge),
-            "challenger_name": _name(challenge.challenger),
-            "challenger_place": challenge.challenger_place,
-            "defender_place": challenge.defender_place,
-        },
-        dedupe_key=f"{Event.LADDER_CHALLENGE}:{challenge.pk}",
-    )
-
-
-def on_ladder_result(
-    *, challenge: Any, places: Mapping[int, tuple[int | None, int | None]], dropped: int
-) -> None:
-    """A ladder challenge was decided: both players hear the outcome and their new place.
-
-    ``places`` maps each player's id to (place before, place after); ``dropped`` is the
-    number of places the player who lost on time dropped (0 if nobody did).
-    """
-    context = _ladder_context(challenge)
-    timed_out = challenge.game.termination == Game.Termination.TIMEOUT
-    for user, opponent in (
-        (challenge.challenger, challenge.defender),
-        (challenge.defender, challenge.challenger),
-    ):
-        before, after = places[user.pk]
-        if challenge.winner_id is None:
-            outcome = "no result (the game was annulled)" if not challenge.game.result else "a draw"
-        else:
-            outcome = "you won" if challenge.winner_id == user.pk else "you lost"
-        lost_on_time = timed_out and challenge.winner_id not in (None, user.pk)
-        notify(
-            user=user,
-            event=Event.LADDER_RESULT,
-            context={
-                **context,
-                "opponent_name": _name(opponent),
-                "outcome": outcome,
-                "place_before": before,
-                "place_after": after,
-                "dropped": dropped if lost_on_time else 0,
-            },
-            dedupe_key=f"{Event.LADDER_RESULT}:{challenge.pk}:{user.pk}",
-        )

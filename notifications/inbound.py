@@ -45,6 +45,7 @@ from games.rules.errors import Rule
 from games.rules.render import describe_result, render_state
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
+from notifications.email_events import Event
 from notifications.events import challenge_reply_context, move_reply_context
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import (
@@ -543,9 +544,9 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
             reply_to = move_reply_context(context, game=game, user=user)
     return notify(
         user=user,
-        event=OutboxEmail.Event.EMAIL_MOVE_REPLY,
+        event=Event.EMAIL_MOVE_REPLY,
         context=context,
-        dedupe_key=f"{OutboxEmail.Event.EMAIL_MOVE_REPLY}:{record.pk}",
+        dedupe_key=f"{Event.EMAIL_MOVE_REPLY}:{record.pk}",
         reply_to=reply_to,
     )
 
@@ -668,8 +669,8 @@ def _challenge_reply_send(record: InboundEmail, *, user: Any, challenge_id: int)
         reply_to = challenge_reply_context(context, challenge=challenge)
     notify(
         user=user,
-        event=OutboxEmail.Event.CHALLENGE_REPLY,
+        event=Event.CHALLENGE_REPLY,
         context=context,
-        dedupe_key=f"{OutboxEmail.Event.CHALLENGE_REPLY}:{record.pk}",
+        dedupe_key=f"{Event.CHALLENGE_REPLY}:{record.pk}",
         reply_to=reply_to,
     )

@@ -13,31 +13,6 @@ from django.db.models import Q
 
 
 class OutboxEmail(models.Model):
-    class Event(models.TextChoices):
-        YOUR_TURN = "your_turn", "Your turn"
-        CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
-        CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
-        CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
-        GAME_STARTED = "game_started", "Game started"
-        GAME_FINISHED = "game_finished", "Game finished"
-        GAME_MESSAGE = "game_message", "Message in a game"
-        DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder"
-        TOURNAMENT_ROUND = "tournament_round", "Tournament round"
-        TOURNAMENT_WITHDRAWN = "tournament_withdrawn", "Withdrawn from a tournament"
-        TOURNAMENT_FINISHED = "tournament_finished", "Tournament finished"
-        TOURNAMENT_ORGANISER = "tournament_organiser", "News for a tournament organiser"
-        LEAGUE_SEASON_OPEN = "league_season_open", "League season open for registration"
-        LEAGUE_DIVISION = "league_division", "Your league division and its games"
-        LEAGUE_SEASON_END = "league_season_end", "League season over: your result"
-        LADDER_CHALLENGE = "ladder_challenge", "Ladder challenge received"
-        LADDER_RESULT = "ladder_result", "Ladder result and new place"
-        DAILY_DIGEST = "daily_digest", "Daily digest"
-        EMAIL_MOVE_REPLY = "email_move_reply", "Answer to a move by email"
-        CHALLENGE_REPLY = "challenge_reply", "Answer to a challenge answered by email"
-        PASSWORD_RESET = "password_reset", "Password reset link"
-        SIGNUP_CONFIRM = "signup_confirm", "Sign-up: confirm the address"
-        SIGNUP_ADDRESS_TAKEN = "signup_address_taken", "Sign-up with an address in use"
-
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         SENDING = "sending", "Being sent"
@@ -48,7 +23,11 @@ class OutboxEmail(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox_emails"
     )
     to_address = models.EmailField(help_text="The recipient's address when the row was written.")
-    event = models.CharField(max_length=20, choices=Event.choices)
+    event = models.CharField(
+        max_length=40,
+        help_text="Which email: a key of the registry of email events "
+        "(notifications.email_events), which each app fills in its ready().",
+    )
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -32,35 +32,12 @@ from django.utils import timezone
 from accounts.selectors import profile_get
 from celticsite.celery import task_delay_on_commit
 from notifications.email_context import context_dump, context_load
+from notifications.email_events import Event, email_event_get
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
 from notifications.reply_tokens import SUBJECT_TAG
 
 logger = logging.getLogger(__name__)
-
-Event = OutboxEmail.Event
-
-# Which profile switch allows each event. An event missing here is always sent.
-PREFERENCE_FOR_EVENT: Mapping[str, str] = {
-    Event.YOUR_TURN: "notify_turn",
-    Event.GAME_STARTED: "notify_turn",
-    Event.DEADLINE_REMINDER: "notify_turn",
-    Event.CHALLENGE_RECEIVED: "notify_challenge",
-    Event.CHALLENGE_ACCEPTED: "notify_challenge",
-    Event.CHALLENGE_DECLINED: "notify_challenge",
-    Event.TOURNAMENT_ROUND: "notify_challenge",
-    Event.TOURNAMENT_FINISHED: "notify_game_end",
-    Event.LEAGUE_SEASON_OPEN: "notify_challenge",
-    Event.LEAGUE_DIVISION: "notify_challenge",
-    Event.LEAGUE_SEASON_END: "notify_game_end",
-    Event.LADDER_CHALLENGE: "notify_challenge",
-    Event.LADDER_RESULT: "notify_game_end",
-    Event.GAME_FINISHED: "notify_game_end",
-    Event.GAME_MESSAGE: "notify_message",
-}
-# Events a player with ``email_digest`` on receives in the daily digest instead of at once.
-# A deadline reminder or a challenge cannot wait a day, so they are always sent at once.
-DIGEST_EVENTS: frozenset[str] = frozenset({Event.YOUR_TURN})
 
 MAX_ATTEMPTS = 8
 # A worker that claimed a row and died before recording the outcome loses the claim after this.
@@ -170,37 +147,32 @@ class Notice:
     board_svg: str = ""
 
 
-_EVENTS = frozenset(Event.values)  # a TextChoices' values are worked out at each use
-
-
 def _require_event(event: str) -> None:
-    if event not in _EVENTS:
-        raise ValueError(f"event {event!r} is not one of {', '.join(Event.values)}")
+    """UnknownEmailEvent (a ValueError) for an event no app registered."""
+    email_event_get(event)
 
 
 def _outbox_row(notice: Notice) -> OutboxEmail | None:
     """The unsaved row for ``notice``: the event and its context as JSON, rendered later by
     the worker; None when the recipient has no address, is suspended, or turned this kind
     of email off."""
-    user, event = notice.user, notice.event
-    _require_event(event)
+    user, event = notice.user, email_event_get(notice.event)
     address = getattr(user, "email", "")
     if not address or not user.is_active:
         return None
     profile = profile_get(user=user)
-    preference = PREFERENCE_FOR_EVENT.get(event)
-    if preference is not None and not getattr(profile, preference):
+    if event.preference and not getattr(profile, event.preference):
         return None
     return OutboxEmail(
         recipient=user,
         to_address=address,
         reply_to=notice.reply_to,
-        event=event,
+        event=event.key,
         game=notice.context.get("game"),
         context=context_dump(notice.context),
         board_svg=notice.board_svg,
         dedupe_key=notice.dedupe_key,
-        digest=profile.email_digest and event in DIGEST_EVENTS,
+        digest=profile.email_digest and event.digest,
         next_attempt_at=timezone.now(),
     )
 
@@ -456,7 +428,7 @@ def _digest_item_render(item: OutboxEmail) -> None:
         _rendered_store(item, board=False)  # only its subject is shown, as a digest line
     except EmailRenderError as exc:
         logger.warning("Digest item %s could not be rendered: %s", item.pk, exc)
-        item.subject = str(Event(item.event).label)
+        item.subject = email_event_get(item.event).label
         OutboxEmail.objects.filter(pk=item.pk).update(
             subject=item.subject, last_error=f"{type(exc).__name__}: {exc}"[:2000]
         )

@@ -10,8 +10,8 @@ from django.db.models import QuerySet
 
 from rankings import conf
 from rankings.models import Player, RankingPosition, RatingSnapshot
+from rankings.ranking import ranking_refresh
 from rankings.rating.performance import performance_rating
-from rankings.services import ranking_refresh
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from rankings.services import ranking_refresh, ranking_updates_apply
+from rankings.ranking import ranking_refresh, ranking_updates_apply
 
 
 @shared_task

@@ -66,13 +66,13 @@ def _ranking_updated_at_once(
     right after the commit. Tests of the deferred update are marked ``ranking_deferred``."""
     if request.node.get_closest_marker("ranking_deferred"):
         return
-    from rankings import services
+    from rankings import ranking, services
 
     later = services._ranking_update_later
 
     def later_and_applied(**kwargs: Any) -> None:
         later(**kwargs)
-        services.ranking_updates_apply()
+        ranking.ranking_updates_apply()
 
     monkeypatch.setattr(services, "_ranking_update_later", later_and_applied)
 

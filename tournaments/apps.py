@@ -6,8 +6,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        """Listen for games that end, and install the pairing systems and the formats."""
-        from games.signals import game_ended
+        """Register the tournaments' emails, listen (after the commit) for games that end or
+        change their result, and install the pairing systems and the formats."""
+        from games import events
+        from tournaments.emails import emails_register
         from tournaments.handlers import on_game_ended
         from tournaments.models import Tournament
         from tournaments.pairing.dutch import pair_dutch
@@ -17,7 +19,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.formats.round_robin import RoundRobin
         from tournaments.services.formats.swiss import Swiss
 
-        game_ended.connect(on_game_ended, dispatch_uid="tournaments.on_game_ended")
+        emails_register()
+        for event in (events.game_finished, events.game_result_changed):
+            events.subscribe(
+                event, on_game_ended, after_commit=True, dispatch_uid=f"tournaments.{event.name}"
+            )
         pairing_system_register(format=Tournament.Format.ROUND_ROBIN, system=pair_round_robin)
         pairing_system_register(format=Tournament.Format.SWISS, system=pair_dutch)
         for handler in (RoundRobin(), Knockout(), Swiss()):

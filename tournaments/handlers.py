@@ -1,4 +1,5 @@
-"""Receivers of the hooks of lower apps (games); each hands over to a task by id."""
+"""Receivers of games' events (subscribed after the commit in ``AppConfig.ready()``); each
+hands over to a task by id."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from celticsite.celery import task_delay_on_commit
 from tournaments.models import TournamentGame
 
 
-def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
-    """A game ended (after commit): if it is a tournament game, record it in a task.
+def on_game_ended(*, game_id: int, **_: Any) -> None:
+    """A game ended or its result changed (after commit): if it is a tournament game, record it
+    in a task.
 
     A broker outage is logged, not raised: the beat task (``advance_tournaments``) finds
     games whose end was not recorded and records them.

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from games.rules.errors import NotationError, quote
+from celtictext import quote
+from games.rules.errors import NotationError
 from games.rules.tiles import Colour, Orientation, Shape, Side
 
 BOARD_SIZE: Final = 9

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from celtictext import quote
 from games.rules.board import Cell
-from games.rules.errors import NotationError, quote
+from games.rules.errors import NotationError
 from games.rules.tiles import PLAYERS, Colour, Orientation, Shape, Side, orientation, sides_to_text
 
 MOVE_EXPECTED = (

@@ -45,7 +45,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from games.rules.errors import IllegalMoveError, NotationError, Rule, json_kind, quote
+from celtictext import json_kind, quote
+from games.rules.errors import IllegalMoveError, NotationError, Rule
 from games.rules.notation import Turn, parse_turn, turn_label
 from games.rules.state import GameState, Variant
 from games.rules.tiles import PLAYERS

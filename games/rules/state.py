@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from celtictext import quote
 from games.rules.board import (
     CELL_OF,
     FILE_OF,
@@ -35,7 +36,7 @@ from games.rules.board import (
     Tile,
     cell_index,
 )
-from games.rules.errors import IllegalMoveError, NotationError, Rule, quote
+from games.rules.errors import IllegalMoveError, NotationError, Rule
 from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn, turn_label
 from games.rules.scoring import Result, result_of_grid
 from games.rules.tiles import (

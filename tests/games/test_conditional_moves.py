@@ -15,6 +15,7 @@ from celticsite.errors import DomainError
 from games import errors, selectors, services
 from games.clock import ClockKind, TimeControl
 from games.models import ConditionalLine, Game, Move
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from tests.games.conftest import API
 
@@ -77,7 +78,7 @@ def test_the_reply_is_part_of_the_opponents_move_only_the_mover_is_told(
     with django_capture_on_commit_callbacks(execute=True):
         services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
 
-    turn_emails = OutboxEmail.objects.filter(event=OutboxEmail.Event.YOUR_TURN)
+    turn_emails = OutboxEmail.objects.filter(event=Event.YOUR_TURN)
     assert list(turn_emails.values_list("recipient__username", flat=True)) == ["alice"]
 
 

@@ -137,7 +137,7 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
     # checked, the insert, which ignores a key taken meanwhile, and its id read back); the
     # answer reuses the moves, position and clock the move computed
     assert len(statements) == 9, "\n".join(sql[:120] for sql in statements)
-    assert len(queued) == 2  # bob's turn (after alice's move), then alice's
+    assert len(queued) == 3  # alice's first turn (the start), bob's (after her move), hers
     row = OutboxEmail.objects.get(pk=queued[-1])
     assert (row.subject, row.body_text, row.board_svg, row.rendered_at) == ("", "", "", None)
     assert row.context["ply"] == 2

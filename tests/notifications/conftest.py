@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 
 from games import services as game_services
 from games.models import Game
+from notifications.services import outbox_muted
 from tests.accounts.factories import make_user
 
 
@@ -25,10 +28,17 @@ def bob(db) -> User:
     return make_user("bob")
 
 
+def game_start_quietly(**arguments: Any) -> Game:
+    """``game_start`` without its emails (it tells the first mover it is their turn): for
+    tests of what comes next."""
+    with outbox_muted():
+        return game_services.game_start(**arguments)
+
+
 @pytest.fixture
 def game(alice, bob) -> Game:
-    """A rated game, alice Orange to move, three days per move."""
-    return game_services.game_start(orange=alice, blue=bob)
+    """A rated game, alice Orange to move, three days per move; its start queued no email."""
+    return game_start_quietly(orange=alice, blue=bob)
 
 
 def set_profile(user: User, **fields: object) -> None:

@@ -18,6 +18,7 @@ from aiosmtpd.controller import Controller
 from django.db import transaction
 
 from celticsite.celery import app
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.services import notify, outbox_email_send, outbox_flush
 from notifications.tasks import send_outbox_email
@@ -68,7 +69,7 @@ def use_smtp(settings, port: int, timeout: float) -> None:
 def your_turn_row(user, game) -> OutboxEmail:
     row = notify(
         user=user,
-        event=OutboxEmail.Event.YOUR_TURN,
+        event=Event.YOUR_TURN,
         context={"game": game, "side": "Orange", "opponent_name": "bob"},
         dedupe_key=f"your_turn:{game.pk}:0:{user.pk}",
     )

@@ -14,6 +14,7 @@ from kombu.exceptions import OperationalError
 
 from games import services as game_services
 from notifications import services
+from notifications.email_events import Event
 from notifications.events import on_turn
 from notifications.models import OutboxEmail
 from notifications.services import MAX_ATTEMPTS, notify, outbox_email_send, outbox_flush
@@ -29,7 +30,7 @@ SMTP_DOWN = smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 def queue_turn(user, game, key="your_turn:test"):
     return notify(
         user=user,
-        event=OutboxEmail.Event.YOUR_TURN,
+        event=Event.YOUR_TURN,
         context={
             "game": game,
             "ply": game.ply,
@@ -156,7 +157,7 @@ def test_digest_reader_gets_turns_held_for_the_digest(
 
 
 def test_unknown_event_is_refused(alice):
-    with pytest.raises(ValueError, match="'telegram' is not one of"):
+    with pytest.raises(ValueError, match="'telegram' is not registered"):
         notify(user=alice, event="telegram", context={}, dedupe_key="x")
 
 

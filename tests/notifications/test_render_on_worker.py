@@ -21,6 +21,7 @@ from games.models import Game
 from games.selectors import game_position
 from notifications import events, services
 from notifications.email_context import ContextObjectMissing, context_dump, context_load
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.position import position_svg
 from notifications.services import (
@@ -38,7 +39,7 @@ JULY_NOON = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
 
 def _turn_row(game: Game) -> OutboxEmail:
     events.on_turn(game)
-    return OutboxEmail.objects.get(event=OutboxEmail.Event.YOUR_TURN, game=game)
+    return OutboxEmail.objects.get(event=Event.YOUR_TURN, game=game)
 
 
 def test_queueing_stores_the_context_and_renders_nothing(alice, game, monkeypatch):
@@ -85,7 +86,7 @@ def test_the_worker_draws_the_position_of_the_ply_queued_not_the_current_one(ali
     game = game_services.move_submit(
         game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW"
     ).game
-    row = OutboxEmail.objects.get(event=OutboxEmail.Event.YOUR_TURN, recipient=bob)
+    row = OutboxEmail.objects.get(event=Event.YOUR_TURN, recipient=bob)
     # bob answers before the worker gets to his email
     game_services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
     assert outbox_email_send(outbox_id=row.pk).status == "sent"
@@ -113,7 +114,7 @@ def test_a_row_rendered_when_queued_is_sent_as_stored(alice):
     row = OutboxEmail.objects.create(
         recipient=alice,
         to_address="alice@example.org",
-        event=OutboxEmail.Event.GAME_MESSAGE,
+        event=Event.GAME_MESSAGE,
         subject="Stored subject",
         body_text="Stored body",
         body_html="<p>Stored</p>",
@@ -265,7 +266,7 @@ def test_an_unsaved_instance_is_refused(alice):
     with pytest.raises(TypeError, match=re.escape(message)):
         notify(
             user=alice,
-            event=OutboxEmail.Event.GAME_MESSAGE,
+            event=Event.GAME_MESSAGE,
             context={"game": Game()},
             dedupe_key="unsaved",
         )

@@ -31,10 +31,12 @@ from games.engine import game_state
 from games.models import Game
 from games.tasks import decide_timeouts
 from notifications import mailbox
+from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.reply_tokens import reply_token_make
 from notifications.services import notify
 from notifications.tasks import poll_inbound_mailbox, send_outbox_email
+from tests.notifications.conftest import game_start_quietly
 from tests.notifications.test_inbound import email
 from tests.notifications.test_inbound_delivery import FakeImap
 
@@ -116,11 +118,11 @@ def worker(broker: None) -> Iterator[None]:
 def test_worker_sends_an_outbox_email_once(worker, django_user_model):
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_services.game_start(orange=alice, blue=bob)
+    game = game_start_quietly(orange=alice, blue=bob)
     with transaction.atomic():
         row = notify(
             user=alice,
-            event=OutboxEmail.Event.YOUR_TURN,
+            event=Event.YOUR_TURN,
             context={"game": game, "side": "Orange", "opponent_name": "bob"},
             dedupe_key=f"your_turn:{game.pk}:0:{alice.pk}",
         )
@@ -168,7 +170,7 @@ def test_worker_polls_a_move_by_email_and_sends_the_answers(
     settings.CELTIC_MOVES_ADDRESS = "moves@celtic.example"
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_services.game_start(orange=alice, blue=bob)
+    game = game_start_quietly(orange=alice, blue=bob)
     token = reply_token_make(game_id=game.pk, ply=0, user_id=alice.pk)
     fake = FakeImap([email(token=token, body="d5 ESW")])
     monkeypatch.setattr(mailbox, "imap_connect", lambda: fake)
@@ -250,7 +252,7 @@ def test_a_silent_mail_server_does_not_stop_a_timeout_being_decided(
         for n in range(MAIL_BACKLOG):
             notify(
                 user=bob,
-                event=OutboxEmail.Event.YOUR_TURN,
+                event=Event.YOUR_TURN,
                 context={"game": game, "side": "Blue", "opponent_name": "alice"},
                 dedupe_key=f"backlog:{n}",
             )

@@ -13,12 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from celticsite.settings import CELERY_BEAT_SCHEDULE
 from rankings import tasks
 from rankings.models import PlayerRating, RankingPosition, RankingUpdate
-from rankings.services import (
-    ranking_refresh,
-    ranking_updates_apply,
-    rating_game_finished,
-    ratings_recompute,
-)
+from rankings.ranking import ranking_refresh, ranking_updates_apply
+from rankings.services import rating_game_finished, ratings_recompute
 from tests.rankings.conftest import at, finished_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.ranking_deferred]

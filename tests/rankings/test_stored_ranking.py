@@ -13,10 +13,10 @@ from django.urls import reverse
 
 from rankings.csvimport import ImportedResult
 from rankings.models import PlayerRating, RankingPosition, RankingState
+from rankings.ranking import ranking_refresh
 from rankings.rating.standings import Placed, Standing, place_players, ranks_at
 from rankings.selectors import ranking_list
 from rankings.services import (
-    ranking_refresh,
     rating_game_changed,
     rating_game_finished,
     ratings_recompute,

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from celtictext import QUOTE_LIMIT, quote
 from games.rules import GameRecord, Move, NotationError, RecordError
 from games.rules.board import Cell
 from games.rules.cli import main
-from games.rules.errors import QUOTE_LIMIT, quote
 from games.rules.notation import parse_turn
 from games.rules.record import FORMAT, MAX_HEADER_CHARS, MAX_HEADERS, MAX_RECORD_CHARS, MAX_TURNS
 from games.rules.state import Variant

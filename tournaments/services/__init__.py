@@ -3,7 +3,7 @@
 Every write runs in ``transaction.atomic()`` with the tournament row locked
 (``select_for_update``), so a registration, a game ending and the beat task cannot race
 each other into a double start or a double round. Games are created and ended through the
-games services; emails are outbox rows sent after the commit (``notifications.events``).
+games services; emails are outbox rows sent after the commit (``tournaments.emails``).
 Every service is keyword-only and safe to call twice where a task may call it twice.
 
 One module per concern: ``setup`` (create, update, validation), ``registration``

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from celticsite.errors import DomainError
 from games.models import Game
-from notifications import events as notification_events
+from tournaments import emails
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services.common import Result, _tournament_locked
 from tournaments.services.results import _game_result_record
@@ -38,9 +38,9 @@ def _deadlines_pass(tournament: Tournament, *, now: datetime) -> list[int]:
         link.needs_adjudication = True
     TournamentGame.objects.bulk_update(links, ["needs_adjudication"])
     if links:
-        notification_events.on_tournament_organiser_news(
+        emails.organiser_news(
             tournament=tournament,
-            kind="adjudication_needed",
+            kind=emails.OrganiserNews.ADJUDICATION_NEEDED,
             key="adjudicate:" + ",".join(str(link.pk) for link in links),
             context={"games": [link.game for link in links if link.game]},
         )

@@ -13,8 +13,7 @@ from django.utils import timezone
 from games import services as game_services
 from moderation.models import AuditAction
 from moderation.services import audit_record
-from notifications import events as notification_events
-from tournaments import errors
+from tournaments import emails, errors
 from tournaments.models import Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.pairing.knockout import (
@@ -139,9 +138,9 @@ def _knockout_match_settle(tournament: Tournament, match: KnockoutMatch, *, now:
     elif state.games_to_start:
         _knockout_pair_start(tournament, match, now=now)
     elif state.awaiting_organiser:
-        notification_events.on_tournament_organiser_news(
+        emails.organiser_news(
             tournament=tournament,
-            kind="decision_needed",
+            kind=emails.OrganiserNews.DECISION_NEEDED,
             key=f"match:{match.pk}",
             context={"match": match, "higher_name": higher.name, "lower_name": lower.name},
         )
@@ -179,6 +178,7 @@ def _knockout_pair_start(tournament: Tournament, match: KnockoutMatch, *, now: d
         window_forfeit=tournament.window_forfeit,
         time_control=tournament.time_control,
         now=now,
+        announce=True,  # the players hear that the match goes on
     )
     match.pairs_started += 1
     match.save(update_fields=["pairs_started"])
@@ -195,9 +195,6 @@ def _knockout_pair_start(tournament: Tournament, match: KnockoutMatch, *, now: d
         )
         for index, (game, (orange, blue)) in enumerate(zip(games, sides, strict=True))
     )
-    for game in games:
-        notification_events.on_game_started(game)
-        notification_events.on_turn(game)
 
 
 @transaction.atomic

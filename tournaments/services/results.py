@@ -14,8 +14,7 @@ from games.models import Game
 from games.models import Result as GameResult
 from moderation.models import AuditAction, AuditEntry
 from moderation.services import audit_record
-from notifications import events as notification_events
-from tournaments import errors
+from tournaments import emails, errors
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -36,7 +35,8 @@ from tournaments.services.rounds import _final_standings_store, _round_settle
 def tournament_game_ended(*, game_id: int, now: datetime | None = None) -> bool:
     """Record how a tournament game ended and move the event on; safe to run twice.
 
-    Called (through a Celery task) when games send ``game_ended``. Returns False for a game
+    Called (through a Celery task) after games publish ``game_finished`` or
+    ``game_result_changed``. Returns False for a game
     that is not a tournament game.
     """
     tournament_id = (
@@ -190,9 +190,7 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
         link.save(update_fields=["result", "result_fixed"])
         if link.game is not None and link.game.is_active:
             game_services.game_resign(game_id=link.game.pk, user=entry.player, now=now)
-    notification_events.on_tournament_withdrawn(
-        tournament=tournament, entry=entry, results_cancelled=cancel
-    )
+    emails.withdrawn(tournament=tournament, entry=entry, results_cancelled=cancel)
     fmt.entry_withdrawn(tournament, entry, now=now)
     for rnd in tournament.rounds.filter(status=Round.Status.RUNNING):
         _round_settle(tournament, rnd, now=now)

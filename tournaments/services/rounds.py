@@ -15,8 +15,7 @@ from typing import Any
 
 from games import services as game_services
 from games.models import Game
-from notifications import events as notification_events
-from tournaments import errors, selectors
+from tournaments import emails, errors, selectors
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.plugins import pairing_system_for, tournament_format_for
@@ -105,10 +104,9 @@ def _round_start(
         games.extend(created)
         bye_users.extend(bye.entry.player for bye in byes if bye.entry.player is not None)
         fmt.round_games_created(tournament, rnd, plan)
-    notification_events.on_tournament_round_started(
+    emails.round_started(
         tournament_name=tournament.name, round_number=rnd.number, games=games, byes=bye_users
     )
-    notification_events.on_turns(games)
 
 
 def _pair_by_system(
@@ -206,9 +204,9 @@ def _round_complete_if_done(tournament: Tournament, rnd: Round, *, now: datetime
     rnd.status = Round.Status.COMPLETE
     rnd.completed_at = now
     rnd.save(update_fields=["status", "completed_at"])
-    notification_events.on_tournament_organiser_news(
+    emails.organiser_news(
         tournament=tournament,
-        kind="round_complete",
+        kind=emails.OrganiserNews.ROUND_COMPLETE,
         key=f"round:{rnd.number}",
         context={"round_number": rnd.number},
     )
@@ -224,7 +222,7 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
     standings = _final_standings_store(tournament)
-    notification_events.on_tournament_finished(tournament=tournament, standings=standings.rows)
+    emails.finished(tournament=tournament, standings=standings.rows)
 
 
 def _final_standings_store(tournament: Tournament) -> selectors.Standings:

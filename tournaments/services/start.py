@@ -8,8 +8,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from notifications import events as notification_events
-from tournaments import errors, selectors
+from tournaments import emails, errors, selectors
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pairing.sections import snake_sections
 from tournaments.plugins import tournament_format_for
@@ -73,7 +72,7 @@ def _cancel(tournament: Tournament, *, note: str, now: datetime) -> None:
     tournament.status_note = note[:300]
     tournament.finished_at = now
     tournament.save(update_fields=["status", "status_note", "finished_at"])
-    notification_events.on_tournament_finished(tournament=tournament)
+    emails.finished(tournament=tournament)
 
 
 def _seed(tournament: Tournament, entries: list[Entry]) -> None:

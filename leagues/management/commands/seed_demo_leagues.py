@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import user_create
+from demo.management.commands.seed_demo import DEMO_PASSWORD
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
-from games.management.commands.seed_demo import DEMO_PASSWORD
 from games.models import Game
 from games.selectors import game_position
 from leagues import services

@@ -18,9 +18,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.services import user_create
+from demo.management.commands.seed_demo import DEMO_PASSWORD
 from games import selectors as game_selectors
 from games import services as game_services
-from games.management.commands.seed_demo import DEMO_PASSWORD
 from games.models import Game
 from notifications.services import outbox_muted
 from tournaments import services

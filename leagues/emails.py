@@ -1,0 +1,141 @@
+"""The leagues' emails, built here and queued through notifications' one public call
+(``notifications.services.notify``). Registered in ``LeaguesConfig.ready()``; their templates
+are ``notifications/league_*``. Each runs inside the caller's transaction and only writes
+outbox rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
+
+from leagues.models import Division, Season
+from notifications.email_events import email_events_register
+from notifications.events import player_name
+from notifications.services import notify
+from tournaments.models import Entry, TournamentGame
+
+
+class Email(models.TextChoices):
+    """The leagues' email events (keys of the outbox's registry)."""
+
+    SEASON_OPEN = "league_season_open", "League season open for registration"
+    DIVISION = "league_division", "Your league division and its games"
+    SEASON_END = "league_season_end", "League season over: your result"
+
+
+def emails_register() -> None:
+    """Register the leagues' emails with the profile switch of each."""
+    email_events_register(
+        Email,
+        preferences={
+            Email.SEASON_OPEN: "notify_challenge",
+            Email.DIVISION: "notify_challenge",
+            Email.SEASON_END: "notify_game_end",
+        },
+        digest=frozenset(),
+    )
+
+
+def _season_url(season: Season) -> str:
+    return f"{settings.SITE_URL}/leagues/seasons/{season.pk}/"
+
+
+def _league_context(season: Season) -> dict[str, Any]:
+    return {
+        "league_name": season.league.name,
+        "season_number": season.number,
+        "season_url": _season_url(season),
+        "league_url": f"{settings.SITE_URL}/leagues/{season.league_id}/",
+    }
+
+
+def season_open(
+    *, season: Season, players: Sequence[AbstractBaseUser], registered: set[int]
+) -> None:
+    """A season opened for registration: last season's players hear, each told whether they
+    are already registered (carried over) or may register."""
+    context = _league_context(season)
+    context.update(starts_at=season.starts_at)
+    for user in players:
+        notify(
+            user=user,
+            event=Email.SEASON_OPEN,
+            context={**context, "registered": user.pk in registered},
+            dedupe_key=f"{Email.SEASON_OPEN}:{season.pk}:{user.pk}",
+        )
+
+
+def division_placed(*, division: Division) -> None:
+    """A season started: each player hears their division, its players and their games."""
+    context = _league_context(division.season)
+    links = list(division.tournament.games.select_related("game", "orange__player", "blue__player"))
+    players = [e.name for e in division.tournament.entries.order_by("seed")]
+    for entry in division.tournament.entries.select_related("player"):
+        if entry.player is None:
+            continue
+        notify(
+            user=entry.player,
+            event=Email.DIVISION,
+            context={
+                **context,
+                "division_name": division.name,
+                "players": players,
+                "games": _games_of(entry, links),
+                "ends_at": division.season.ends_at,
+            },
+            dedupe_key=f"{Email.DIVISION}:{division.pk}:{entry.player_id}",
+        )
+
+
+def _games_of(entry: Entry, links: Sequence[TournamentGame]) -> list[dict[str, str]]:
+    """``entry``'s games among the division's ``links``: colour, opponent and link."""
+    games = []
+    for link in links:
+        if entry.pk not in (link.orange_id, link.blue_id) or link.game is None:
+            continue
+        orange = link.orange_id == entry.pk
+        opponent = link.blue if orange else link.orange
+        games.append(
+            {
+                "colour": "Orange" if orange else "Blue",
+                "opponent": opponent.name,
+                "url": f"{settings.SITE_URL}/games/{link.game_id}/",
+            }
+        )
+    return games
+
+
+def season_end(*, season: Season, next_season: Season) -> None:
+    """A season is over: each player hears their place, whether they go up, stay or go
+    down, their division's final table, and whether they are carried into the next."""
+    context = _league_context(season)
+    carried = set(next_season.memberships.values_list("player_id", flat=True))
+    for division in season.divisions.select_related("tournament"):
+        members = list(division.memberships.select_related("player").order_by("final_place"))
+        table = [
+            {
+                "place": m.final_place,
+                "name": player_name(m.player),
+                "outcome": m.get_outcome_display(),
+            }
+            for m in members
+        ]
+        for member in members:
+            notify(
+                user=member.player,
+                event=Email.SEASON_END,
+                context={
+                    **context,
+                    "division_name": division.name,
+                    "membership": member,
+                    "table": table,
+                    "carried_over": member.player_id in carried,
+                    "next_season_starts_at": next_season.starts_at,
+                    "next_season_url": _season_url(next_season),
+                },
+                dedupe_key=f"{Email.SEASON_END}:{season.pk}:{member.player_id}",
+            )

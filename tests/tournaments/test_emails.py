@@ -1,0 +1,61 @@
+"""The tournaments' own emails, built in tournaments.emails through notifications' one call."""
+
+from __future__ import annotations
+
+import pytest
+
+from notifications.email_events import email_event_get
+from notifications.models import OutboxEmail
+from tests.accounts.factories import make_user
+from tests.notifications.conftest import game_start_quietly, set_profile
+from tournaments import emails
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _site_url(settings):
+    settings.SITE_URL = "https://celtic.example"
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice", display_name="Alice A.", time_zone="Europe/Dublin")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def game(alice, bob):
+    return game_start_quietly(orange=alice, blue=bob)
+
+
+def test_the_tournaments_register_their_emails_with_their_switches() -> None:
+    assert email_event_get("tournament_round").preference == "notify_challenge"
+    assert email_event_get("tournament_finished").preference == "notify_game_end"
+    assert email_event_get("tournament_organiser").preference == ""
+    assert email_event_get("tournament_withdrawn").label == "Withdrawn from a tournament"
+
+
+def test_a_round_tells_each_paired_player_their_game_and_each_bye_their_bye(alice, bob, game):
+    carol = make_user("carol")
+    kwargs = {"tournament_name": "Samhain Open", "round_number": 2, "games": [game]}
+    emails.round_started(**kwargs, byes=[carol])
+    emails.round_started(**kwargs, byes=[carol])  # twice: nothing more
+    rows = {r.recipient.username: r for r in OutboxEmail.objects.all()}
+    assert sorted(rows) == ["alice", "bob", "carol"]
+    assert {r.subject for r in rows.values()} == {"Samhain Open: round 2 has started"}
+    assert f"You play Orange against bob in game #{game.pk}." in rows["alice"].body_text
+    assert f"You play Blue against Alice A. in game #{game.pk}." in rows["bob"].body_text
+    assert "You have a bye this round." in rows["carol"].body_text
+    assert rows["alice"].game == game and rows["carol"].game is None
+
+
+def test_round_emails_follow_the_challenge_switch(alice, bob):
+    set_profile(bob, notify_challenge=False)
+    game = game_start_quietly(orange=alice, blue=bob)
+    emails.round_started(tournament_name="League", round_number=1, games=[game])
+    assert list(OutboxEmail.objects.values_list("recipient__username", flat=True)) == ["alice"]

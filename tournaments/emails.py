@@ -1,0 +1,149 @@
+"""The tournaments' emails, built here and queued through notifications' one public call
+(``notifications.services.notify`` / ``notify_many``). Registered in
+``TournamentsConfig.ready()``; their templates are ``notifications/tournament_*``.
+
+Each function runs inside the caller's transaction and only writes outbox rows; the dedupe
+key of each names the occasion, so telling the same thing twice queues one email.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
+
+from games.models import Game
+from notifications.email_events import email_events_register
+from notifications.events import game_context, player_name, profiles_load
+from notifications.services import Notice, notify, notify_many
+from tournaments.models import Entry, Tournament
+from tournaments.selectors import StandingsRow
+
+
+class Email(models.TextChoices):
+    """The tournaments' email events (keys of the outbox's registry)."""
+
+    ROUND = "tournament_round", "Tournament round"
+    WITHDRAWN = "tournament_withdrawn", "Withdrawn from a tournament"
+    FINISHED = "tournament_finished", "Tournament finished"
+    ORGANISER = "tournament_organiser", "News for a tournament organiser"
+
+
+class OrganiserNews(models.TextChoices):
+    """What an organiser is told (``tournament_organiser``'s ``kind``)."""
+
+    ROUND_COMPLETE = "round_complete", "A round is complete"
+    ADJUDICATION_NEEDED = "adjudication_needed", "Games to adjudicate"
+    DECISION_NEEDED = "decision_needed", "A knockout match needs a decision"
+
+
+#: Entries still in the event when it ends: they hear how it ended.
+_TOLD_OF_THE_END = (Entry.Status.APPROVED, Entry.Status.ACTIVE, Entry.Status.WITHDRAWN)
+
+
+def emails_register() -> None:
+    """Register the tournaments' emails with the profile switch of each."""
+    email_events_register(
+        Email,
+        preferences={Email.ROUND: "notify_challenge", Email.FINISHED: "notify_game_end"},
+        digest=frozenset(),
+    )
+
+
+def _tournament_context(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "tournament_name": tournament.name,
+        "tournament_url": f"{settings.SITE_URL}/tournaments/{tournament.pk}/",
+    }
+
+
+def round_started(
+    *,
+    tournament_name: str,
+    round_number: int,
+    games: Sequence[Game],
+    byes: Sequence[AbstractBaseUser] = (),
+) -> None:
+    """A tournament round began: each paired player hears of their game, each bye of the bye.
+
+    ``tournament_name`` and ``round_number`` name the round in the email and its dedupe key,
+    so calling this twice for the same round sends nothing more.
+    """
+    round_key = f"{Email.ROUND}:{tournament_name}:{round_number}"
+    profiles_load(games)
+    notices = []
+    for game in games:
+        for user in (game.orange, game.blue):
+            context = game_context(game, user)
+            context.update(tournament_name=tournament_name, round_number=round_number)
+            notices.append(
+                Notice(
+                    user=user,
+                    event=Email.ROUND,
+                    context=context,
+                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
+                )
+            )
+    for user in byes:
+        notices.append(
+            Notice(
+                user=user,
+                event=Email.ROUND,
+                context={"tournament_name": tournament_name, "round_number": round_number},
+                dedupe_key=f"{round_key}:bye:{user.pk}"[:200],
+            )
+        )
+    notify_many(notices=notices)
+
+
+def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) -> None:
+    """A player left a running event (by choice or removed by the organiser)."""
+    if entry.player is None:
+        return
+    context = _tournament_context(tournament)
+    context.update(
+        removed=entry.status == Entry.Status.REMOVED, results_cancelled=results_cancelled
+    )
+    notify(
+        user=entry.player,
+        event=Email.WITHDRAWN,
+        context=context,
+        dedupe_key=f"{Email.WITHDRAWN}:{tournament.pk}:{entry.pk}",
+    )
+
+
+def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) -> None:
+    """The event finished (``standings``: its rows, best first) or was cancelled
+    (``tournament.status_note`` says why): every player still in it hears."""
+    context = _tournament_context(tournament)
+    context.update(
+        cancelled=tournament.status == Tournament.Status.CANCELLED,
+        note=tournament.status_note,
+        standings=[{"rank": r.rank, "name": r.name, "points": r.points} for r in standings],
+        winner_name=player_name(tournament.winner) if tournament.winner_id else "",
+    )
+    entries = tournament.entries.filter(player__isnull=False, status__in=_TOLD_OF_THE_END)
+    for entry in entries.select_related("player"):
+        notify(
+            user=entry.player,
+            event=Email.FINISHED,
+            context={**context, "entry": entry},
+            dedupe_key=f"{Email.FINISHED}:{tournament.pk}:{entry.player_id}",
+        )
+
+
+def organiser_news(
+    *, tournament: Tournament, kind: OrganiserNews, key: str, context: Mapping[str, Any]
+) -> None:
+    """Tell the organiser what needs them or what happened; ``key`` names the occasion
+    (sent once)."""
+    full = {**_tournament_context(tournament), **context, "kind": str(kind)}
+    notify(
+        user=tournament.organiser,
+        event=Email.ORGANISER,
+        context=full,
+        dedupe_key=f"{Email.ORGANISER}:{tournament.pk}:{kind}:{key}"[:200],
+    )
