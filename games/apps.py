@@ -11,7 +11,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_suspended
+        from games.audit import ACTIONS
+        from moderation.audit import audit_actions_register
 
+        audit_actions_register(ACTIONS)
         user_suspended.connect(_close_challenges, dispatch_uid="games_close_challenges")
 
 

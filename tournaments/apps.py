@@ -6,8 +6,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        """Listen for games that end, and install the pairing systems."""
+        """Listen for games that end, install the pairing systems, register the audit
+        actions."""
         from games.signals import game_ended
+        from moderation.audit import audit_actions_register
+        from tournaments.audit import ACTIONS
         from tournaments.handlers import on_game_ended
         from tournaments.models import Tournament
         from tournaments.pairing.dutch import pair_dutch
@@ -17,3 +20,4 @@ class TournamentsConfig(AppConfig):
         game_ended.connect(on_game_ended, dispatch_uid="tournaments.on_game_ended")
         pairing_system_register(format=Tournament.Format.ROUND_ROBIN, system=pair_round_robin)
         pairing_system_register(format=Tournament.Format.SWISS, system=pair_dutch)
+        audit_actions_register(ACTIONS)

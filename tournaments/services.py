@@ -23,14 +23,15 @@ from django.db.models import Q
 from django.utils import timezone
 
 from celticsite.errors import DomainError
+from games import audit as games_audit
 from games import services as game_services
 from games.clock import TimeControl
 from games.models import Game
 from games.models import Result as GameResult
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from moderation.services import audit_record
 from notifications import events as notification_events
-from tournaments import errors, selectors
+from tournaments import audit, errors, selectors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.pairing.knockout import (
@@ -1009,7 +1010,7 @@ def round_pair_manually(
     pairing = _manual_pairing(field, pairs=pairs, byes=byes, excused=_excused(rnd, field))
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_PAIRING,
+        action=audit.TOURNAMENT_PAIRING,
         target=tournament,
         reason=reason,
         data={"round": rnd.number, "pairs": [list(p) for p in pairs], "byes": list(byes)},
@@ -1164,7 +1165,7 @@ def result_of_game(*, game: Game) -> str:
 
 def _annulled_by_moderator(game: Game) -> bool:
     return AuditEntry.objects.filter(
-        action=AuditAction.GAME_ANNUL,
+        action=games_audit.GAME_ANNUL,
         target_content_type__app_label="games",
         target_content_type__model="game",
         target_object_id=str(game.pk),
@@ -1248,7 +1249,7 @@ def entry_remove(*, entry_id: int, actor: User, reason: str, now: datetime | Non
         entry.save(update_fields=["status"])
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_REMOVE,
+        action=audit.TOURNAMENT_REMOVE,
         target=entry,
         reason=reason,
         data={"tournament": tournament.pk, "previous_status": previous},
@@ -1404,7 +1405,7 @@ def bye_enter(
     bye, _ = Bye.objects.update_or_create(round=rnd, entry=entry, defaults={"kind": kind})
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_BYE,
+        action=audit.TOURNAMENT_BYE,
         target=entry,
         reason=reason,
         data={"tournament": tournament.pk, "round": rnd.number, "kind": kind},
@@ -1453,7 +1454,7 @@ def forbidden_pairs_set(
     if running:
         audit_record(
             actor=actor,
-            action=AuditAction.TOURNAMENT_FORBIDDEN_PAIRS,
+            action=audit.TOURNAMENT_FORBIDDEN_PAIRS,
             target=tournament,
             reason=reason,
             data={"pairs": tournament.forbidden_pairs},
@@ -1558,7 +1559,7 @@ def tournament_result_fix(
         )
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_RESULT_FIX,
+        action=audit.TOURNAMENT_RESULT_FIX,
         target=link,
         reason=reason,
         data={"tournament": tournament.pk, "previous": link.result, "result": result},
@@ -1772,7 +1773,7 @@ def knockout_match_decide(
     assert winner is not None
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_DECIDE,
+        action=audit.TOURNAMENT_DECIDE,
         target=match,
         reason=reason,
         data={"tournament": tournament.pk, "winner": winner.pk},
