@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import get_resolver
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.views import APIView
 
 from tests.security.test_permission_matrix import _routes
@@ -34,3 +35,12 @@ def test_a_list_is_read_by_anyone_and_written_only_when_logged_in(client, path):
     assert client.post(path, {}, content_type="application/json").status_code == 401
     # A method the view does not answer is refused as such, login or not.
     assert client.patch(path, {}, content_type="application/json").status_code == 405
+
+
+def test_the_document_says_reading_is_open_and_writing_needs_credentials():
+    schema = SchemaGenerator().get_schema(public=True)
+    listing = schema["paths"]["/api/v1/tournaments/"]
+
+    assert {} in listing["get"]["security"]
+    assert {} not in listing["post"]["security"]
+    assert {} not in schema["paths"]["/api/v1/tournaments/{tournament_id}/"]["patch"]["security"]
