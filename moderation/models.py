@@ -80,7 +80,7 @@ class AuditEntry(models.Model):
         )
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
+        if not self._state.adding:  # Django's documented ModelState (ref/models/instances)
             raise AppendOnlyError("Audit entries cannot be changed.")
         super().save(*args, **kwargs)
 
