@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.http import urlsafe_base64_decode
 
+from accounts import audit
 from accounts.models import ApiToken, Profile, Vacation, api_token_hash
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
 from accounts.signals import (
@@ -35,7 +36,6 @@ from accounts.signals import (
 )
 from accounts.validators import validate_country, validate_time_zone
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
-from moderation.models import AuditAction
 from moderation.services import audit_record
 
 User = get_user_model()
@@ -439,7 +439,7 @@ def api_token_revoke_as_moderator(
     token.save(update_fields=["revoked_at"])
     audit_record(
         actor=actor,
-        action=AuditAction.API_TOKEN_REVOKE,
+        action=audit.API_TOKEN_REVOKE,
         target=token.user,
         reason=reason,
         data={"token_id": token.pk, "token_name": token.name, "key_prefix": token.key_prefix},
@@ -513,7 +513,7 @@ def _set_flag(
     what: str,
     changes: dict[str, bool],
     refusal: str,
-    action: AuditAction,
+    action: str,
     data: Callable[[AbstractUser], dict[str, Any]] | None = None,
 ) -> AbstractUser:
     """Check the rules, lock the user, set ``changes`` (``refusal`` if the first already holds)
@@ -549,7 +549,7 @@ def user_suspend(*, user: AbstractUser, actor: AbstractUser, reason: str) -> Abs
         what="suspend or reactivate",
         changes={"is_active": False},
         refusal="{name} is already suspended.",
-        action=AuditAction.USER_SUSPEND,
+        action=audit.USER_SUSPEND,
         data=lambda u: {
             "active_api_tokens": ApiToken.objects.filter(user=u, revoked_at=None).count()
         },
@@ -570,7 +570,7 @@ def user_reactivate(*, user: AbstractUser, actor: AbstractUser, reason: str) -> 
         what="suspend or reactivate",
         changes={"is_active": True},
         refusal="{name} is not suspended.",
-        action=AuditAction.USER_REACTIVATE,
+        action=audit.USER_REACTIVATE,
     )
 
 
@@ -585,7 +585,7 @@ def user_staff_grant(*, user: AbstractUser, actor: AbstractUser, reason: str) ->
         what="change the staff status of",
         changes={"is_staff": True},
         refusal="{name} is already staff.",
-        action=AuditAction.USER_STAFF_GRANT,
+        action=audit.USER_STAFF_GRANT,
     )
 
 
@@ -600,7 +600,7 @@ def user_staff_revoke(*, user: AbstractUser, actor: AbstractUser, reason: str) -
         what="change the staff status of",
         changes={"is_staff": False},
         refusal="{name} is not staff.",
-        action=AuditAction.USER_STAFF_REVOKE,
+        action=audit.USER_STAFF_REVOKE,
     )
 
 
@@ -615,7 +615,7 @@ def user_superuser_grant(*, user: AbstractUser, actor: AbstractUser, reason: str
         what="change the superuser status of",
         changes={"is_superuser": True, "is_staff": True},
         refusal="{name} is already a superuser.",
-        action=AuditAction.USER_SUPERUSER_GRANT,
+        action=audit.USER_SUPERUSER_GRANT,
     )
 
 
@@ -630,7 +630,7 @@ def user_superuser_revoke(*, user: AbstractUser, actor: AbstractUser, reason: st
         what="change the superuser status of",
         changes={"is_superuser": False},
         refusal="{name} is not a superuser.",
-        action=AuditAction.USER_SUPERUSER_REVOKE,
+        action=audit.USER_SUPERUSER_REVOKE,
     )
 
 
@@ -668,7 +668,7 @@ def _set_membership(
     (user.groups.add if member else user.groups.remove)(group)
     audit_record(
         actor=actor,
-        action=AuditAction.USER_GROUP_ADD if member else AuditAction.USER_GROUP_REMOVE,
+        action=audit.USER_GROUP_ADD if member else audit.USER_GROUP_REMOVE,
         target=user,
         reason=reason,
         data={"group": group.name, "group_id": group.pk},

@@ -185,7 +185,8 @@ class StrictJsonTypes:
 
 def _type_errors(serializer: Any, data: Mapping[str, Any]) -> dict[str, Any]:
     errors: dict[str, Any] = {}
-    for field in serializer._writable_fields:
+    writable = (field for field in serializer.fields.values() if not field.read_only)
+    for field in writable:
         if field.field_name in data:
             problem = _type_problem(field, data[field.field_name])
             if problem:

@@ -3,14 +3,17 @@
 Throttles and login limits (docs/SECURITY.md) count in the cache every process shares. Without
 Redis that is a directory under ``CELTIC_VAR_DIR``: no server, no database queries, and every
 process on the machine sees the same files. Django's ``FileBasedCache.add`` checks and then
-writes, so two processes could both claim one login-limit slot; here the new entry is
-hard-linked into place, which fails when the file already exists.
+writes, so two processes could both claim one login-limit slot; here every ``add`` holds an
+exclusive lock on the cache directory (``flock``) while it checks and writes, through the
+cache's public ``has_key`` and ``set`` only.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
-import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -20,6 +23,10 @@ from django.core.cache.backends.filebased import FileBasedCache
 class AtomicFileCache(FileBasedCache):
     """``FileBasedCache`` whose ``add`` succeeds in exactly one of several racing processes."""
 
+    def __init__(self, location: str, params: dict[str, Any]) -> None:
+        super().__init__(location, params)
+        self.directory = os.path.abspath(location)
+
     def add(
         self,
         key: Any,
@@ -27,19 +34,21 @@ class AtomicFileCache(FileBasedCache):
         timeout: Any = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> bool:
-        if self.has_key(key, version):  # also removes an expired entry
-            return False
-        self._createdir()  # the directory can be deleted at any time
-        self._cull()
-        fname = self._key_to_file(key, version)
-        fd, tmp_path = tempfile.mkstemp(dir=self._dir)
-        try:
-            with open(fd, "wb") as file:
-                self._write_content(file, timeout, value)
-            try:
-                os.link(tmp_path, fname)  # atomic: fails if another process got there first
-            except FileExistsError:
+        with self._adds_serialised():
+            if self.has_key(key, version):  # also removes an expired entry
                 return False
+            self.set(key, value, timeout, version)
             return True
+
+    @contextmanager
+    def _adds_serialised(self) -> Iterator[None]:
+        """One ``add`` at a time, across processes and threads: an exclusive ``flock`` on the
+        cache directory itself, so no lock file lies among the entries. Each call opens the
+        directory afresh (a lock of its own); closing it releases the lock, as does a crash."""
+        os.makedirs(self.directory, exist_ok=True)  # the directory can be deleted at any time
+        descriptor = os.open(self.directory, os.O_RDONLY)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            yield
         finally:
-            os.remove(tmp_path)
+            os.close(descriptor)

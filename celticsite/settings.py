@@ -384,6 +384,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["celticsite.schema.postprocess_schema"],
     "ENUM_NAME_OVERRIDES": {
         "SideEnum": "games.models.Side",
         "GameStatusEnum": "games.models.Game.Status",

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from celticsite.api import CursorPage, Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
+from celticsite.permissions import ReadOpenWriteLoggedIn
 from celtictext import quote
 from games import selectors, services
 from games import serializers as s
@@ -80,10 +81,7 @@ class ReadOpenWriteThrottledApi(APIView):
     """GET for anyone who may see the object; POST for logged-in users, also limited by the
     view's ``throttle_scope`` (e.g. moves, messages)."""
 
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     def get_throttles(self) -> list[Any]:
         throttles = super().get_throttles()
@@ -97,6 +95,7 @@ class ReadOpenWriteThrottledApi(APIView):
 
 class ChallengeListCreateApi(APIView):
     pagination_class = Pagination
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         summary="List challenges",
@@ -146,11 +145,6 @@ class ChallengeListCreateApi(APIView):
             message=data["message"],
         )
         return Response(s.ChallengeOutputSerializer(challenge).data, status=status.HTTP_201_CREATED)
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
 
 
 class ChallengeDetailApi(APIView):

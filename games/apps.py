@@ -13,8 +13,11 @@ class GamesConfig(AppConfig):
         """Close a suspended player's challenges; keep running games' clocks right when a
         player's pauses change (accounts knows nothing of games)."""
         from accounts.signals import pause_change_wrapper_register, user_suspended
+        from games.audit import ACTIONS
         from games.services import clock_pauses_changing
+        from moderation.audit import audit_actions_register
 
+        audit_actions_register(ACTIONS)
         user_suspended.connect(_close_challenges, dispatch_uid="games_close_challenges")
         pause_change_wrapper_register("games.deadlines", clock_pauses_changing)
 

@@ -223,30 +223,50 @@ def board_svg(
     placed = {Cell.parse(t["cell"]): t for t in tiles}
     demand = [Cell.parse(c) for c in demand_cells]
     view = view_around([*placed, *demand])
-    knot_colours = knot_colours or {}
     description = f"{len(placed)} tiles placed; demand cells: {', '.join(demand_cells) or 'none'}."
-    out = [
-        f'<svg class="board" viewBox="0 0 {view.width} {view.height}" '
-        # A board with playable cells holds buttons: a group, since an image has no controls.
-        f'xmlns="http://www.w3.org/2000/svg" role="{"group" if playable_cells else "img"}" '
-        f'aria-labelledby="{dom_id}-title {dom_id}-desc">',
-        f'<title id="{dom_id}-title">{escape(title)}</title>',
-        f'<desc id="{dom_id}-desc">{escape(description)}</desc>',
-        '<g class="grid">',
-    ]
+    return "".join(
+        [
+            f'<svg class="board" viewBox="0 0 {view.width} {view.height}" '
+            # A board with playable cells holds buttons: a group, since an image has no controls.
+            f'xmlns="http://www.w3.org/2000/svg" role="{"group" if playable_cells else "img"}" '
+            f'aria-labelledby="{dom_id}-title {dom_id}-desc">',
+            f'<title id="{dom_id}-title">{escape(title)}</title>',
+            f'<desc id="{dom_id}-desc">{escape(description)}</desc>',
+            _grid(view),
+            _labels(view),
+            *_placed_tiles(view, placed, knot_colours or {}, last_cell),
+            *(_demand_cell(view, cell, playable=str(cell) in playable_cells) for cell in demand),
+            "</svg>",
+        ]
+    )
+
+
+def _grid(view: View) -> str:
+    """The empty squares of the window."""
+    parts = ['<g class="grid">']
     for cell in view.cells():
         x, y = view.origin(cell)
-        out.append(
+        parts.append(
             f'<rect class="empty" x="{x}" y="{y}" width="{TILE}" height="{TILE}" '
             f'fill="#fcfbf7" stroke="#ebe5d8" stroke-width="1"/>'
         )
-    out.append("</g>")
-    out.append(_labels(view))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _placed_tiles(
+    view: View,
+    placed: Mapping[Cell, Mapping[str, str]],
+    knot_colours: Mapping[StrandKey, str],
+    last_cell: str | None,
+) -> list[str]:
+    """Each tile, its strands on closed knots highlighted, then the mark of the last one."""
+    parts = []
     for cell, tile in placed.items():
         x, y = view.origin(cell)
         name = str(cell)
         colours = {ends: colour for (c, ends), colour in knot_colours.items() if c == name}
-        out.append(
+        parts.append(
             tile_group(
                 mask=mask_of(tile["sides"]),
                 colour=tile["colour"],
@@ -259,27 +279,26 @@ def board_svg(
         )
     if last_cell and Cell.parse(last_cell) in placed:
         x, y = view.origin(Cell.parse(last_cell))
-        out.append(
+        parts.append(
             f'<rect class="last-move-mark" x="{x + 3}" y="{y + 3}" width="{TILE - 6}" '
             f'height="{TILE - 6}" fill="none" stroke="#ffd23f" stroke-width="4" rx="3">'
             f"<title>{escape(last_cell)}: the last tile placed</title></rect>"
         )
-    for cell in demand:
-        x, y = view.origin(cell)
-        name = str(cell)
-        playable = name in playable_cells
-        attrs = (
-            f' tabindex="0" role="button" aria-label="Play a tile on {name}"' if playable else ""
-        )
-        verb = "click to choose a tile" if playable else "an open side points here"
-        out.append(
-            f'<rect class="demand{" playable" if playable else ""}" data-cell="{name}"{attrs} '
-            f'x="{x + 8}" y="{y + 8}" width="{TILE - 16}" height="{TILE - 16}" rx="8" '
-            f'fill="#ffffff00" stroke="#8a8377" stroke-width="2.5" stroke-dasharray="9 6">'
-            f"<title>{name}: demand cell, {verb}</title></rect>"
-        )
-    out.append("</svg>")
-    return "".join(out)
+    return parts
+
+
+def _demand_cell(view: View, cell: Cell, *, playable: bool) -> str:
+    """A demand cell: a button to choose a tile for it when the viewer may play there."""
+    x, y = view.origin(cell)
+    name = str(cell)
+    attrs = f' tabindex="0" role="button" aria-label="Play a tile on {name}"' if playable else ""
+    verb = "click to choose a tile" if playable else "an open side points here"
+    return (
+        f'<rect class="demand{" playable" if playable else ""}" data-cell="{name}"{attrs} '
+        f'x="{x + 8}" y="{y + 8}" width="{TILE - 16}" height="{TILE - 16}" rx="8" '
+        f'fill="#ffffff00" stroke="#8a8377" stroke-width="2.5" stroke-dasharray="9 6">'
+        f"<title>{name}: demand cell, {verb}</title></rect>"
+    )
 
 
 def _labels(view: View) -> str:

@@ -17,7 +17,7 @@ from accounts.selectors import (
     vacation_intervals,
     vacation_intervals_by_user,
 )
-from games import errors
+from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
 from games.models import Challenge, ConditionalLine, Game, GameMessage, Move, Side
@@ -334,8 +334,8 @@ def _messages_for_viewer(
 # --- how a game ended -------------------------------------------------------------------------
 
 _MODERATOR_ACTIONS = {
-    Game.Termination.ANNULLED: "game_annul",
-    Game.Termination.ADJUDICATION: "game_adjudicate",
+    Game.Termination.ANNULLED: audit.GAME_ANNUL,
+    Game.Termination.ADJUDICATION: audit.GAME_ADJUDICATE,
 }
 
 

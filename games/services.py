@@ -201,7 +201,7 @@ def challenge_close_all_for_suspended(
 ) -> list[int]:
     """Cancel every open challenge ``user`` made or received, so none can start a game while
     they are suspended; one audit entry lists them. Answers the closed challenges' ids."""
-    from moderation.models import AuditAction
+    from games import audit
     from moderation.services import audit_record
 
     open_ones = Challenge.objects.select_for_update().filter(
@@ -214,7 +214,7 @@ def challenge_close_all_for_suspended(
         )
         audit_record(
             actor=actor,
-            action=AuditAction.CHALLENGES_CLOSE,
+            action=audit.CHALLENGES_CLOSE,
             target=user,
             reason=reason,
             data={"challenge_ids": ids},
@@ -888,7 +888,7 @@ def message_hide(
 
     Readers then see a placeholder; the audit log records who hid it and why.
     """
-    from moderation.models import AuditAction
+    from games import audit
     from moderation.services import audit_record
 
     if not selectors.user_moderates_messages(user=moderator):
@@ -910,7 +910,7 @@ def message_hide(
     resolved = message.reports.filter(resolved_at__isnull=True).update(resolved_at=now)
     audit_record(
         actor=moderator,
-        action=AuditAction.MESSAGE_HIDE,
+        action=audit.MESSAGE_HIDE,
         target=message,
         reason=reason,
         data={

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from celticsite.api import Pagination, error_responses, validated
+from celticsite.permissions import ReadOpenWriteLoggedIn
 from ladders import errors, selectors, services
 from ladders import serializers as s
 from ladders.models import Ladder
@@ -48,11 +49,7 @@ def _ladder_detail(request: Request, ladder_id: int) -> dict[str, Any]:
 
 class LadderListCreateApi(APIView):
     pagination_class = Pagination
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         operation_id="ladders_list",

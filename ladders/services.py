@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.clock import TimeControl
 from games.models import Game, Result
-from ladders import emails, errors, selectors
+from ladders import audit, emails, errors, selectors
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from ladders.rules import (
     ChallengeContext,
@@ -39,7 +39,6 @@ from ladders.rules import (
     order_after_result,
     place_of,
 )
-from moderation.models import AuditAction
 from moderation.services import audit_record
 
 User = AbstractBaseUser
@@ -248,7 +247,7 @@ def ladder_player_remove(
     )
     audit_record(
         actor=actor,
-        action=AuditAction.LADDER_REMOVE,
+        action=audit.LADDER_REMOVE,
         target=ladder,
         reason=reason,
         data={"player_id": player_id, "place": event.place_before},

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from celticsite.api import Pagination, error_responses, validated
+from celticsite.permissions import ReadOpenWriteLoggedIn
 from leagues import errors, selectors, services
 from leagues import serializers as s
 from leagues.models import Season
@@ -43,11 +44,7 @@ def _season_detail(season: Season) -> dict[str, Any]:
 
 class LeagueListCreateApi(APIView):
     pagination_class = Pagination
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         operation_id="leagues_list",
@@ -79,10 +76,7 @@ class LeagueListCreateApi(APIView):
 
 
 class LeagueDetailApi(APIView):
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "PATCH":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         operation_id="leagues_detail",

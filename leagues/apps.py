@@ -6,7 +6,10 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
-        """Register the leagues' emails."""
+        """Register the leagues' emails and audit actions."""
+        from leagues.audit import ACTIONS
         from leagues.emails import emails_register
+        from moderation.audit import audit_actions_register
 
         emails_register()
+        audit_actions_register(ACTIONS)

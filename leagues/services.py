@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from celticsite.errors import DomainError
 from games.clock import TimeControl
-from leagues import emails, errors, selectors
+from leagues import audit, emails, errors, selectors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import (
     FinalTable,
@@ -32,7 +32,6 @@ from leagues.placement import (
     season_moves,
     season_placement,
 )
-from moderation.models import AuditAction
 from moderation.services import audit_record
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -315,7 +314,7 @@ def season_player_move(
         raise errors.NotInSeason(f"Player #{player_id} is not registered for {season}.")
     audit_record(
         actor=actor,
-        action=AuditAction.LEAGUE_MOVE,
+        action=audit.LEAGUE_MOVE,
         target=membership,
         reason=reason,
         data={"season": season.pk, "previous": membership.tier_requested, "tier": tier},

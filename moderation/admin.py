@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
+from moderation.audit import audit_action_choices, audit_action_label
 from moderation.models import AuditEntry
 
 
@@ -25,16 +27,31 @@ class ReadOnlyAdminMixin:
         return False
 
 
+class AuditActionFilter(admin.SimpleListFilter):
+    """By action, listing every action the apps registered (``moderation.audit``). The
+    parameter is the one Django's filter on a field with choices used, so links still work."""
+
+    title = "action"
+    parameter_name = "action__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return audit_action_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[AuditEntry]) -> Any:
+        value = self.value()
+        return queryset.filter(action=value) if value else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("created_at", "action", "actor_repr", "target_link", "short_reason")
-    list_filter = ("action", "created_at")
+    list_display = ("created_at", "action_label", "actor_repr", "target_link", "short_reason")
+    list_filter = (AuditActionFilter, "created_at")
     search_fields = ("actor_repr", "actor__username", "target_repr", "reason")
     date_hierarchy = "created_at"
     list_select_related = ("target_content_type",)
     fields = (
         "created_at",
-        "action",
+        "action_label",
         "actor",
         "actor_repr",
         "target_link",
@@ -44,6 +61,10 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "data",
     )
     readonly_fields = fields
+
+    @admin.display(description="action", ordering="action")
+    def action_label(self, entry: AuditEntry) -> str:
+        return audit_action_label(entry.action)
 
     @admin.display(description="target", ordering="target_repr")
     def target_link(self, entry: AuditEntry) -> str:

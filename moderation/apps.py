@@ -11,6 +11,10 @@ class ModerationConfig(AppConfig):
     verbose_name = "Moderation"
 
     def ready(self) -> None:
+        from moderation.audit import ACTIONS, audit_actions_register
+
+        audit_actions_register(ACTIONS)
+
         post_migrate.connect(_sync_moderators_group, dispatch_uid="moderators_group_sync")
 
 

@@ -10,34 +10,11 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from moderation.audit import KEY_MAX_LENGTH, audit_action_label
+
 
 class AppendOnlyError(RuntimeError):
     """Raised on any attempt to change or delete an audit entry once it is written."""
-
-
-class AuditAction(models.TextChoices):
-    USER_SUSPEND = "user_suspend", "User suspended"
-    USER_REACTIVATE = "user_reactivate", "User reactivated"
-    API_TOKEN_REVOKE = "api_token_revoke", "API token revoked by a moderator"
-    GAME_ANNUL = "game_annul", "Game annulled"
-    GAME_ADJUDICATE = "game_adjudicate", "Game adjudicated"
-    MESSAGE_HIDE = "message_hide", "Message hidden"
-    USER_STAFF_GRANT = "user_staff_grant", "Staff status granted"
-    USER_STAFF_REVOKE = "user_staff_revoke", "Staff status revoked"
-    USER_SUPERUSER_GRANT = "user_superuser_grant", "Superuser status granted"
-    USER_SUPERUSER_REVOKE = "user_superuser_revoke", "Superuser status revoked"
-    USER_GROUP_ADD = "user_group_add", "User added to a group"
-    USER_GROUP_REMOVE = "user_group_remove", "User removed from a group"
-    CHALLENGES_CLOSE = "challenges_close", "Open challenges closed (user suspended)"
-    TOURNAMENT_REMOVE = "tournament_remove", "Player removed from a tournament"
-    TOURNAMENT_RESULT_FIX = "tournament_result_fix", "Tournament result fixed"
-    TOURNAMENT_PAIRING = "tournament_pairing", "Tournament round paired by hand"
-    TOURNAMENT_DECIDE = "tournament_decide", "Knockout match decided by the organiser"
-    TOURNAMENT_BYE = "tournament_bye", "Tournament bye or absence entered by the organiser"
-    TOURNAMENT_FORBIDDEN_PAIRS = "tournament_forbidden_pairs", "Tournament forbidden pairs set"
-    LEAGUE_MOVE = "league_move", "League player moved to another tier by the organiser"
-    LADDER_REMOVE = "ladder_remove", "Ladder player removed by the organiser"
-    OTHER = "other", "Other"
 
 
 # The one change the log tolerates: forgetting a deleted user or content type. Django's
@@ -75,7 +52,11 @@ class AuditEntry(models.Model):
     actor_repr = models.CharField(
         "actor", max_length=200, help_text="The actor's name, kept if the user is deleted."
     )
-    action = models.CharField(max_length=32, choices=AuditAction.choices, db_index=True)
+    action = models.CharField(
+        max_length=KEY_MAX_LENGTH,
+        db_index=True,
+        help_text="An action of the registry in moderation.audit, filled by each app.",
+    )
     target_content_type = models.ForeignKey(
         ContentType, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -94,10 +75,12 @@ class AuditEntry(models.Model):
         indexes = [models.Index(fields=["target_content_type", "target_object_id"])]
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_repr}: {self.get_action_display()}"
+        return (
+            f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_repr}: {audit_action_label(self.action)}"
+        )
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
+        if not self._state.adding:  # Django's documented ModelState (ref/models/instances)
             raise AppendOnlyError("Audit entries cannot be changed.")
         super().save(*args, **kwargs)
 

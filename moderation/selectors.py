@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 
 
 def audit_entry_list(
-    *, target: models.Model | None = None, action: AuditAction | str | None = None
+    *, target: models.Model | None = None, action: str | None = None
 ) -> models.QuerySet[AuditEntry]:
     """Entries, newest first; narrowed to one target object and/or one action when given."""
     entries = AuditEntry.objects.select_related("actor")

@@ -8,7 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, P
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
-from moderation.models import AuditAction, AuditEntry
+from moderation.audit import audit_action_check
+from moderation.models import AuditEntry
 from moderation.roles import MODERATOR_PERMISSIONS, MODERATORS_GROUP
 
 SYSTEM_ACTOR = "system"
@@ -17,23 +18,23 @@ SYSTEM_ACTOR = "system"
 def audit_record(
     *,
     actor: AbstractBaseUser | AnonymousUser | None,
-    action: AuditAction | str,
+    action: str,
     target: models.Model | None,
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
     """Append one entry: ``actor`` (``None`` for the system) did ``action`` to ``target``.
 
-    Call it in the same ``transaction.atomic()`` block as the change it describes, so the
-    change and its record commit or roll back together.
+    ``action`` is a key its app registered (``moderation.audit``); any other is refused with
+    ``UnknownAuditAction``. Call it in the same ``transaction.atomic()`` block as the change
+    it describes, so the change and its record commit or roll back together.
     """
-    if action not in AuditAction.values:
-        raise ValueError(f"Unknown audit action {action!r}; add it to AuditAction first.")
+    audit_action_check(action)
     is_user = actor is not None and actor.is_authenticated
     entry = AuditEntry(
         actor=actor if is_user else None,
         actor_repr=_actor_repr(actor if is_user else None),
-        action=AuditAction(action),
+        action=action,
         reason=reason.strip(),
         data=data or {},
     )

@@ -240,6 +240,23 @@ def test_text_fields_are_documented_without_nul_characters(document):
         assert schemas[component]["properties"][field]["pattern"] == "^[^\\u0000]*$", component
 
 
+def test_only_request_text_is_documented_without_nul_characters(document):
+    """Answers and query parameters keep their plain strings: the rule is for what a client
+    sends in a body (and DRF refuses there)."""
+    schemas = document["components"]["schemas"]
+    marked = sorted(
+        name
+        for name, schema in schemas.items()
+        for field in schema.get("properties", {}).values()
+        if field.get("pattern") == "^[^\\u0000]*$"
+    )
+    assert marked and all(name.endswith("Request") for name in marked), marked
+    assert "pattern" not in schemas["ApiTokenOutput"]["properties"]["name"]
+    for method, path, operation in operations(document):
+        for parameter in operation.get("parameters", []):
+            assert parameter["schema"].get("pattern") != "^[^\\u0000]*$", (method, path)
+
+
 def test_a_nul_character_is_refused_as_documented():
     alice = token_client(make_user("alice"))
     response = alice.post("/api/v1/accounts/tokens/", {"name": "a\u0000b"}, format="json")

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
+from celticsite.permissions import ReadOpenWriteLoggedIn
 from tournaments import errors, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Tournament
@@ -68,11 +69,7 @@ class LoggedInApi(APIView):
 
 class TournamentListCreateApi(APIView):
     pagination_class = Pagination
-
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "POST":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         operation_id="tournaments_list",
@@ -132,10 +129,7 @@ def _league_division_filter(request: Request) -> bool | None:
 
 
 class TournamentDetailApi(APIView):
-    def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.request.method == "PATCH":
-            return [permissions.IsAuthenticated()]
-        return [permissions.AllowAny()]
+    permission_classes = [ReadOpenWriteLoggedIn]
 
     @extend_schema(
         operation_id="tournaments_detail",

@@ -6,9 +6,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        """Register the tournaments' emails, listen (after the commit) for games that end or
-        change their result, and install the pairing systems and the formats."""
+        """Register the tournaments' emails and audit actions, listen (after the commit) for
+        games that end or change their result, and install the pairing systems and formats."""
         from games import events
+        from moderation.audit import audit_actions_register
+        from tournaments.audit import ACTIONS
         from tournaments.emails import emails_register
         from tournaments.handlers import on_game_ended
         from tournaments.models import Tournament
@@ -28,3 +30,4 @@ class TournamentsConfig(AppConfig):
         pairing_system_register(format=Tournament.Format.SWISS, system=pair_dutch)
         for handler in (RoundRobin(), Knockout(), Swiss()):
             tournament_format_register(format=handler.code, handler=handler)
+        audit_actions_register(ACTIONS)

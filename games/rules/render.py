@@ -141,62 +141,88 @@ def draw(
     colour: bool = False,
 ) -> str:
     """Draw the squares (keyed by (file, rank), rank 0 south) inside ``window``."""
-    glyphs = ASCII if ascii else UNICODE
-    label_width = max(len(rank_labels[r]) for r in _ranks(window)) if window.ranks else 1
-    files = range(window.file, window.file + window.files)
+    drawing = _Drawing(
+        squares=squares,
+        window=window,
+        file_labels=file_labels,
+        rank_labels=rank_labels,
+        glyphs=ASCII if ascii else UNICODE,
+        colour=colour,
+        label_width=max(len(rank_labels[r]) for r in _ranks(window)) if window.ranks else 1,
+    )
+    ranks = list(reversed(_ranks(window)))
+    lines = [drawing.file_line(), drawing.rule_line(None, ranks[0])]
+    for upper, lower in zip(ranks, [*ranks[1:], None], strict=True):
+        lines += drawing.cell_rows(upper)
+        lines.append(drawing.rule_line(upper, lower))
+    lines.append(drawing.file_line())
+    return "\n".join(line.rstrip() for line in lines)
 
-    def square(file: int, rank: int) -> _Square:
-        return squares.get((file, rank), _Square())
 
-    def paint(text: str, sq: _Square) -> str:
-        if not colour or sq.colour is None or not text.strip():
+@dataclass(frozen=True)
+class _Drawing:
+    """What every line of one drawing needs: the squares, the window, labels and style."""
+
+    squares: Mapping[tuple[int, int], _Square]
+    window: Window
+    file_labels: str
+    rank_labels: tuple[str, ...]
+    glyphs: Glyphs
+    colour: bool
+    label_width: int
+
+    @property
+    def files(self) -> range:
+        return range(self.window.file, self.window.file + self.window.files)
+
+    def square(self, file: int, rank: int) -> _Square:
+        return self.squares.get((file, rank), _Square())
+
+    def paint(self, text: str, sq: _Square) -> str:
+        if not self.colour or sq.colour is None or not text.strip():
             return text
         return f"{_ANSI[sq.colour]}{text}{_ANSI_RESET}"
 
-    def file_line() -> str:
-        pad = " " * (label_width + 1)
-        return pad + "".join(file_labels[f].center(CELL_WIDTH + 1) for f in files).rstrip()
+    def file_line(self) -> str:
+        pad = " " * (self.label_width + 1)
+        labels = (self.file_labels[f].center(CELL_WIDTH + 1) for f in self.files)
+        return pad + "".join(labels).rstrip()
 
-    def rule_line(upper: int | None, lower: int | None) -> str:
+    def rule_line(self, upper: int | None, lower: int | None) -> str:
         """The grid line between two ranks (None beyond the window's edge)."""
+        glyphs = self.glyphs
         row = 0 if upper is None else (2 if lower is None else 1)
         corners = glyphs.corners[row * 3 : row * 3 + 3]
         pieces = [corners[0]]
-        for i, file in enumerate(files):
-            open_ = (upper is not None and square(file, upper).mask & Side.S.bit) or (
-                lower is not None and square(file, lower).mask & Side.N.bit
+        for i, file in enumerate(self.files):
+            open_ = (upper is not None and self.square(file, upper).mask & Side.S.bit) or (
+                lower is not None and self.square(file, lower).mask & Side.N.bit
             )
             middle = glyphs.vertical_arm if open_ else glyphs.grid_horizontal
             half = glyphs.grid_horizontal * (CELL_WIDTH // 2)
             pieces.append(half + middle + half)
-            pieces.append(corners[2] if i == window.files - 1 else corners[1])
-        return " " * (label_width + 1) + "".join(pieces)
+            pieces.append(corners[2] if i == self.window.files - 1 else corners[1])
+        return " " * (self.label_width + 1) + "".join(pieces)
 
-    def cell_rows(rank: int) -> list[str]:
-        label = rank_labels[rank].rjust(label_width)
+    def cell_rows(self, rank: int) -> list[str]:
+        """The text rows of one rank of cells, its label left and right of the middle one."""
+        label = self.rank_labels[rank].rjust(self.label_width)
         lines = []
         for row in range(CELL_HEIGHT):
-            side_label = label if row == CELL_HEIGHT // 2 else " " * label_width
+            side_label = label if row == CELL_HEIGHT // 2 else " " * self.label_width
             pieces = [side_label, " "]
-            for i, file in enumerate(files):
-                sq = square(file, rank)
-                west_open = sq.mask & Side.W.bit or square(file - 1, rank).mask & Side.E.bit
+            for i, file in enumerate(self.files):
+                sq = self.square(file, rank)
+                west_open = sq.mask & Side.W.bit or self.square(file - 1, rank).mask & Side.E.bit
                 if row == CELL_HEIGHT // 2 and west_open and i > 0:
-                    pieces.append(glyphs.horizontal_arm)
+                    pieces.append(self.glyphs.horizontal_arm)
                 else:
-                    pieces.append(glyphs.grid_vertical)
-                pieces.append(paint(_cell_row(sq, row, glyphs), sq))
-            pieces.append(glyphs.grid_vertical)
-            lines.append("".join(pieces) + (" " + rank_labels[rank] if side_label.strip() else ""))
+                    pieces.append(self.glyphs.grid_vertical)
+                pieces.append(self.paint(_cell_row(sq, row, self.glyphs), sq))
+            pieces.append(self.glyphs.grid_vertical)
+            right = " " + self.rank_labels[rank] if side_label.strip() else ""
+            lines.append("".join(pieces) + right)
         return lines
-
-    ranks = list(reversed(_ranks(window)))
-    lines = [file_line(), rule_line(None, ranks[0])]
-    for upper, lower in zip(ranks, [*ranks[1:], None], strict=True):
-        lines += cell_rows(upper)
-        lines.append(rule_line(upper, lower))
-    lines.append(file_line())
-    return "\n".join(line.rstrip() for line in lines)
 
 
 def _ranks(window: Window) -> list[int]:

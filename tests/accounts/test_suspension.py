@@ -7,9 +7,10 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 
+from accounts.audit import USER_SUSPEND
 from accounts.services import api_token_create, user_reactivate, user_suspend
 from celticsite.errors import Conflict, DomainError, NotPermitted
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from tests.accounts.factories import make_moderator, make_superuser, make_user
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,7 @@ def test_suspend_deactivates_and_records(alice):
     alice.refresh_from_db()
     assert alice.is_active is False
     entry = AuditEntry.objects.get()
-    assert entry.action == AuditAction.USER_SUSPEND
+    assert entry.action == USER_SUSPEND
     assert entry.actor == moderator
     assert entry.actor_repr == f"mod (#{moderator.pk})"
     assert entry.target == alice

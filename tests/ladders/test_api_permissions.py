@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from ladders import services
-from moderation.models import AuditAction, AuditEntry
+from ladders.audit import LADDER_REMOVE
+from moderation.models import AuditEntry
 from tests.accounts.factories import make_user
 from tests.games.conftest import token_client
 from tests.ladders.conftest import grant, names
@@ -39,7 +40,7 @@ def test_a_manager_removes_a_player_from_a_ladder_not_theirs(make_ladder, manage
 
     assert (answer.status_code, answer.json()["kind"]) == (200, "removed")
     assert names(ladder) == ["top"]
-    entry = AuditEntry.objects.get(action=AuditAction.LADDER_REMOVE)
+    entry = AuditEntry.objects.get(action=LADDER_REMOVE)
     assert (entry.actor, entry.reason) == (manager, "left the club")
 
 

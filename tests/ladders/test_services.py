@@ -7,8 +7,9 @@ import pytest
 from celticsite.errors import DomainError
 from games import services as game_services
 from ladders import services
+from ladders.audit import LADDER_REMOVE
 from ladders.models import Ladder, LadderChallenge, LadderEvent
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from tests.accounts.factories import make_moderator, make_user
 from tests.ladders.conftest import DAY, T0, finish, grant, names
 
@@ -192,7 +193,7 @@ def test_organiser_removal_needs_the_organiser_and_a_reason_and_is_audited(four,
         ladder_id=ladder.pk, actor=staff, player_id=p["b"].pk, reason="left the club"
     )
     assert names(ladder) == ["a", "c", "d"]
-    entry = AuditEntry.objects.get(action=AuditAction.LADDER_REMOVE)
+    entry = AuditEntry.objects.get(action=LADDER_REMOVE)
     assert (entry.actor, entry.reason, entry.data) == (
         staff,
         "left the club",

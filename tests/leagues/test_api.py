@@ -9,8 +9,9 @@ from django.contrib.auth.models import Permission, User
 from rest_framework.test import APIClient
 
 from leagues import services
+from leagues.audit import LEAGUE_MOVE
 from leagues.models import League, Membership
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from tests.accounts.factories import make_superuser, make_user
 from tests.games.conftest import token_client
 from tests.leagues.conftest import DAY, T0, grant, play_division
@@ -180,7 +181,7 @@ def test_staff_with_the_move_permission_may_move_and_it_is_audited(world):
     _, url, data = _move(world)
     answer = token_client(staff, name="move").post(url, data, format="json")
     assert (answer.status_code, answer.json()["tier_requested"]) == (200, 2)
-    entry = AuditEntry.objects.get(action=AuditAction.LEAGUE_MOVE)
+    entry = AuditEntry.objects.get(action=LEAGUE_MOVE)
     assert (entry.actor, entry.reason) == (staff, "plays at club level 2")
 
 

@@ -10,9 +10,10 @@ from django.test import Client
 from django.utils import timezone
 
 from leagues import services
+from leagues.audit import LEAGUE_MOVE
 from leagues.management.commands.seed_demo_leagues import seed_league
 from leagues.models import League, Membership
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from tests.accounts.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def test_the_organiser_moves_a_player_from_the_page(organiser, clock):
     )
     assert messages_of(done) == ["The player is moved."]
     assert Membership.objects.get(player=player).tier_requested == 2
-    assert AuditEntry.objects.filter(action=AuditAction.LEAGUE_MOVE).count() == 1
+    assert AuditEntry.objects.filter(action=LEAGUE_MOVE).count() == 1
     bad = client.post(url + "move/", {"player": player.pk, "tier": 2, "reason": ""}, follow=True)
     assert messages_of(bad) == ["This field is required."]
     assert League.objects.count() == 1

@@ -20,8 +20,9 @@ import pytest
 from django.core import mail
 
 from leagues import selectors, services
+from leagues.audit import LEAGUE_MOVE
 from leagues.models import Division, Membership, Season
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.leagues.conftest import DAY, T0, play_division
@@ -171,7 +172,7 @@ def test_two_seasons_with_promotions_relegations_a_leaver_a_newcomer_and_rookies
         tier=2,
         reason="Strong player from the Friday club",
     )
-    audit = AuditEntry.objects.get(action=AuditAction.LEAGUE_MOVE)
+    audit = AuditEntry.objects.get(action=LEAGUE_MOVE)
     assert (audit.actor, audit.reason, audit.data["tier"]) == (
         organiser,
         "Strong player from the Friday club",

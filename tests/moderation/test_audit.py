@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import Profile
-from moderation.models import AppendOnlyError, AuditAction, AuditEntry
+from games.audit import GAME_ANNUL
+from moderation.models import AppendOnlyError, AuditEntry
 from moderation.selectors import audit_entry_list
 from moderation.services import audit_record
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_audit_record_writes_an_entry(alice, moderator):
     entry = audit_record(
         actor=moderator,
-        action=AuditAction.GAME_ANNUL,
+        action=GAME_ANNUL,
         target=alice.profile,
         reason=" Both players colluded ",
         data={"ply": 12, "at": dt.date(2025, 3, 1)},

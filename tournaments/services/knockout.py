@@ -11,9 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services as game_services
-from moderation.models import AuditAction
 from moderation.services import audit_record
-from tournaments import emails, errors
+from tournaments import audit, emails, errors
 from tournaments.models import Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.pairing.knockout import (
@@ -234,7 +233,7 @@ def knockout_match_decide(
     assert winner is not None
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_DECIDE,
+        action=audit.TOURNAMENT_DECIDE,
         target=match,
         reason=reason,
         data={"tournament": tournament.pk, "winner": winner.pk},

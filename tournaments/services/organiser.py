@@ -11,9 +11,8 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Game
-from moderation.models import AuditAction
 from moderation.services import audit_record
-from tournaments import errors
+from tournaments import audit, errors
 from tournaments.models import Round, Tournament
 from tournaments.pairing.base import Pair, RoundPairing
 from tournaments.plugins import tournament_format_for
@@ -110,7 +109,7 @@ def round_pair_manually(
     pairing = _manual_pairing(field, pairs=pairs, byes=byes, excused=_excused(rnd, field))
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_PAIRING,
+        action=audit.TOURNAMENT_PAIRING,
         target=tournament,
         reason=reason,
         data={"round": rnd.number, "pairs": [list(p) for p in pairs], "byes": list(byes)},

@@ -9,12 +9,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import audit as games_audit
 from games import services as game_services
 from games.models import Game
 from games.models import Result as GameResult
-from moderation.models import AuditAction, AuditEntry
+from moderation.models import AuditEntry
 from moderation.services import audit_record
-from tournaments import emails, errors
+from tournaments import audit, emails, errors
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -95,7 +96,7 @@ def result_of_game(*, game: Game) -> str:
 
 def _annulled_by_moderator(game: Game) -> bool:
     return AuditEntry.objects.filter(
-        action=AuditAction.GAME_ANNUL,
+        action=games_audit.GAME_ANNUL,
         target_content_type__app_label="games",
         target_content_type__model="game",
         target_object_id=str(game.pk),
@@ -152,7 +153,7 @@ def entry_remove(*, entry_id: int, actor: User, reason: str, now: datetime | Non
         entry.save(update_fields=["status"])
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_REMOVE,
+        action=audit.TOURNAMENT_REMOVE,
         target=entry,
         reason=reason,
         data={"tournament": tournament.pk, "previous_status": previous},
@@ -250,7 +251,7 @@ def tournament_result_fix(
         )
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_RESULT_FIX,
+        action=audit.TOURNAMENT_RESULT_FIX,
         target=link,
         reason=reason,
         data={"tournament": tournament.pk, "previous": link.result, "result": result},

@@ -9,9 +9,8 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Q
 
-from moderation.models import AuditAction
 from moderation.services import audit_record
-from tournaments import errors
+from tournaments import audit, errors
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -139,7 +138,7 @@ def bye_enter(
     bye, _ = Bye.objects.update_or_create(round=rnd, entry=entry, defaults={"kind": kind})
     audit_record(
         actor=actor,
-        action=AuditAction.TOURNAMENT_BYE,
+        action=audit.TOURNAMENT_BYE,
         target=entry,
         reason=reason,
         data={"tournament": tournament.pk, "round": rnd.number, "kind": kind},
@@ -188,7 +187,7 @@ def forbidden_pairs_set(
     if running:
         audit_record(
             actor=actor,
-            action=AuditAction.TOURNAMENT_FORBIDDEN_PAIRS,
+            action=audit.TOURNAMENT_FORBIDDEN_PAIRS,
             target=tournament,
             reason=reason,
             data={"pairs": tournament.forbidden_pairs},

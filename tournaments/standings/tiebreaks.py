@@ -285,46 +285,67 @@ def player_values(event: Event, edition: str = "2026") -> dict[int, dict[str, Ti
     for number in event.players:
         records = event.records[number]
         items = _contributions(event, checked, number, adjusted)
-        running = Fraction(0)
-        progressive = Fraction(0)
-        for record in records:
-            running += event.points.points(record.outcome)
-            progressive += running
         values[number] = {
             "points": scores[number],
             "bh": _total(items),
             "bh_c1": _total(_cut_lowest(items)),
             "bh_m1": _total(_cut_highest(_cut_lowest(items))),
             "sb": sum((c.value * c.own_points for c in items), Fraction(0)),
-            "win": sum(
-                1
-                for r in records
-                if r.outcome is not Outcome.NOT_PLAYED
-                and event.points.points(r.outcome) == event.points.win
-            ),
+            "win": _rounds_with_a_win(records, event.points),
             "won": sum(1 for r in records if r.outcome in (Outcome.WIN, Outcome.UNRATED_WIN)),
             "bpg": sum(
                 1 for r in records if r.outcome.played_over_board and r.colour is Colour.BLUE
             ),
-            "ks": sum(
-                (
-                    event.points.points(r.outcome)
-                    for r in records
-                    if r.outcome.has_opponent
-                    and r.opponent is not None
-                    and scores[r.opponent] >= threshold
-                ),
-                Fraction(0),
-            ),
-            "ps": progressive,
-            "aro": _average_rating(
-                [
-                    rating
-                    for r in records
-                    if r.outcome.played_over_board and r.opponent is not None
-                    for rating in [event.players[r.opponent].rating]
-                    if rating is not None
-                ]
-            ),
+            "ks": _koya(records, event.points, scores=scores, threshold=threshold),
+            "ps": _progressive(records, event.points),
+            "aro": _average_rating(_opponent_ratings(event, records)),
         }
     return values
+
+
+def _rounds_with_a_win(records: Sequence[RoundRecord], points: PointSystem) -> int:
+    """``win`` (7.1): rounds that brought a win's points, byes and forfeits included."""
+    return sum(
+        1
+        for r in records
+        if r.outcome is not Outcome.NOT_PLAYED and points.points(r.outcome) == points.win
+    )
+
+
+def _koya(
+    records: Sequence[RoundRecord],
+    points: PointSystem,
+    *,
+    scores: Mapping[int, Fraction],
+    threshold: Fraction,
+) -> Fraction:
+    """``ks`` (9.2): the points scored against opponents with at least ``threshold``."""
+    return sum(
+        (
+            points.points(r.outcome)
+            for r in records
+            if r.outcome.has_opponent and r.opponent is not None and scores[r.opponent] >= threshold
+        ),
+        Fraction(0),
+    )
+
+
+def _progressive(records: Sequence[RoundRecord], points: PointSystem) -> Fraction:
+    """``ps`` (7.5): the sum of the running score after each round."""
+    running = Fraction(0)
+    progressive = Fraction(0)
+    for record in records:
+        running += points.points(record.outcome)
+        progressive += running
+    return progressive
+
+
+def _opponent_ratings(event: Event, records: Sequence[RoundRecord]) -> list[int]:
+    """The ratings of the rated opponents met over the board (for ``aro``, 10.1)."""
+    return [
+        rating
+        for r in records
+        if r.outcome.played_over_board and r.opponent is not None
+        for rating in [event.players[r.opponent].rating]
+        if rating is not None
+    ]

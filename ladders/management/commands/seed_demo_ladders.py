@@ -63,7 +63,7 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo ladder created: http://127.0.0.1:8000/ladders/"))
 
 
-@transaction.atomic  # the game_ended hook runs after this, and finds each result recorded
+@transaction.atomic  # the game_finished receivers run after this, and finds each result recorded
 def seed_ladder(*, now: datetime) -> Ladder:
     users = get_user_model().objects
     for name, (display, country, tz) in MORE_PLAYERS.items():

@@ -40,34 +40,13 @@ def pair_dutch(
     slowly (the reference the shortcut is tested against). Raises :class:`PairingError` when no
     pairing satisfies the absolute criteria.
     """
-    if round_number < 1 or round_number > total_rounds:
-        raise PairingError(
-            f"Round {round_number} is outside the event's rounds 1 to {total_rounds}."
-        )
+    _check_input(players, round_number=round_number, total_rounds=total_rounds)
     points = points or PointSystem()
-    numbers = [p.number for p in players]
-    if len(numbers) != len(set(numbers)):
-        twice = sorted({n for n in numbers if numbers.count(n) > 1})
-        raise PairingError(f"Player numbers must be unique; given twice: {twice}.")
     played_rounds = round_number - 1
     to_pair = [p for p in players if _to_pair(p, round_number, absent)]
-    ranked = [
-        p
-        for p in sorted(players, key=lambda p: p.number)
-        if p in to_pair or _took_part(p, played_rounds)
-    ]
-    rank_of = {p.number: i for i, p in enumerate(ranked)}
-    acceleration = acceleration or {}
-    states = {
-        p.number: build_state(
-            p,
-            rank=rank_of.get(p.number, len(ranked)),
-            played_rounds=played_rounds,
-            points=points,
-            acceleration=acceleration.get(p.number, ()),
-        )
-        for p in players
-    }
+    states = _player_states(
+        players, to_pair, played_rounds=played_rounds, points=points, acceleration=acceleration
+    )
     paired = sorted((states[p.number] for p in to_pair), key=lambda s: (-s.pairing_score(), s.rank))
     forbidden = {frozenset(f) for f in forbidden_pairs}
     if not exhaustive and _natural_order_is_the_pairing(paired, played_rounds, forbidden):
@@ -81,6 +60,57 @@ def pair_dutch(
             shortcut=not exhaustive,
         )
         vertex_pairs, bye = pairer.pair()
+    return _round_pairing(paired, vertex_pairs, bye, initial_colour)
+
+
+def _check_input(players: Sequence[PlayerRecord], *, round_number: int, total_rounds: int) -> None:
+    """A round of the event, and every player number once (else :class:`PairingError`)."""
+    if round_number < 1 or round_number > total_rounds:
+        raise PairingError(
+            f"Round {round_number} is outside the event's rounds 1 to {total_rounds}."
+        )
+    numbers = [p.number for p in players]
+    if len(numbers) != len(set(numbers)):
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        raise PairingError(f"Player numbers must be unique; given twice: {twice}.")
+
+
+def _player_states(
+    players: Sequence[PlayerRecord],
+    to_pair: Sequence[PlayerRecord],
+    *,
+    played_rounds: int,
+    points: PointSystem,
+    acceleration: Mapping[int, Sequence[Fraction]] | None,
+) -> dict[int, PlayerState]:
+    """Every player's state by number, ranked by pairing number among those to pair now or
+    paired before (the others rank last)."""
+    ranked = [
+        p
+        for p in sorted(players, key=lambda p: p.number)
+        if p in to_pair or _took_part(p, played_rounds)
+    ]
+    rank_of = {p.number: i for i, p in enumerate(ranked)}
+    acceleration = acceleration or {}
+    return {
+        p.number: build_state(
+            p,
+            rank=rank_of.get(p.number, len(ranked)),
+            played_rounds=played_rounds,
+            points=points,
+            acceleration=acceleration.get(p.number, ()),
+        )
+        for p in players
+    }
+
+
+def _round_pairing(
+    paired: Sequence[PlayerState],
+    vertex_pairs: Sequence[tuple[int, int]],
+    bye: int | None,
+    initial_colour: Colour,
+) -> RoundPairing:
+    """The engine's vertex pairs as games with their colours, in board order, and the bye."""
     games = []
     for a, b in vertex_pairs:
         first, second = sorted((paired[a], paired[b]), key=lambda s: s.number)

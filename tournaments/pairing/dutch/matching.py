@@ -12,21 +12,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 import networkx as nx
 
 
-class _LeanGraph(nx.Graph):  # type: ignore[type-arg]
-    """A networkx graph whose ``graph[v]`` is the plain adjacency dict, not a read-only view.
-
-    networkx's matching reads an edge weight through ``graph[v][w]`` in its innermost loop;
-    the views cost more than the arithmetic around them (about a third of a solve)."""
-
-    def __getitem__(self, n: int) -> dict[int, dict[str, int]]:  # type: ignore[override]
-        adjacency: dict[int, dict[str, int]] = self._adj[n]  # type: ignore[attr-defined]
-        return adjacency
-
-
 def _max_weight_matching(
     vertices: Iterable[int], edges: Iterable[tuple[int, int, int]]
 ) -> set[tuple[int, int]]:
-    graph = _LeanGraph()
+    """networkx's maximum-weight matching over a graph built through its public API."""
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(vertices)
     graph.add_weighted_edges_from(edges)
     matching: set[tuple[int, int]] = nx.max_weight_matching(graph)
