@@ -176,6 +176,9 @@ ALSO_REFUSED_WHEN_VALID = {
     "without rounds, at_date without starts_at, dates out of order, more minimum than "
     "maximum players); a name taken or blank; a Fischer cap below its bank",
     ("PATCH", "/api/v1/tournaments/{tournament_id}/"): "the same rules as creating one",
+    ("POST", "/api/v1/leagues/"): "settings that contradict each other (a Fischer cap below "
+    "its bank, promotion and relegation that do not fit the divisions); a name taken or blank",
+    ("PATCH", "/api/v1/leagues/{league_id}/"): "the same rules as creating one",
     ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
     "who is not one of the match's two players",
     ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",
