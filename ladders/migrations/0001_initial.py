@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0003_clock_policies_and_messages'),
+        ('games', '0001_squashed_0007_cursor_list_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tournaments', '0002_trf_exchange'),
+        ('tournaments', '0001_squashed_0003_swiss_options'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
