@@ -239,7 +239,7 @@ def test_broker_down_at_commit_loses_nothing(alice, game, django_capture_on_comm
     with time_machine.travel(T0, tick=False):
         with (
             mock.patch.object(
-                send_outbox_email, "delay", side_effect=OperationalError("Connection refused")
+                send_outbox_email, "apply_async", side_effect=OperationalError("Connection refused")
             ),
             django_capture_on_commit_callbacks(execute=True),
             transaction.atomic(),
