@@ -369,17 +369,7 @@ def _record(*, ladder_id: int, game_id: int, now: datetime) -> bool:
     before = _order(rows)
     players = (challenge.challenger_id, challenge.defender_id)
     on_ladder = all(p in before for p in players)
-    note = ""
-    if game.status == Game.Status.ANNULLED:
-        challenge.status = LadderChallenge.Status.VOID
-        note = "The game was annulled: no change."
-    else:
-        challenge.status = LadderChallenge.Status.DECIDED
-        challenge.winner_id = _winner(challenge, game.result)
-        if not on_ladder:
-            note = "One of the players had left the ladder: no change."
-    challenge.decided_at = now
-    challenge.save(update_fields=["status", "winner", "decided_at"])
+    note = _challenge_decide(challenge, game=game, on_ladder=on_ladder, now=now)
     after = before
     if challenge.status == LadderChallenge.Status.DECIDED and on_ladder:
         after = order_after_result(
@@ -399,26 +389,7 @@ def _record(*, ladder_id: int, game_id: int, now: datetime) -> bool:
         now=now,
         note=note,
     )
-    final, dropped = after, 0
-    loser = _loser(challenge)
-    if (
-        game.termination == Game.Termination.TIMEOUT
-        and loser is not None
-        and loser in after
-        and ladder.timeout_drop_places
-    ):
-        final = order_after_drop(after, player=loser, places=ladder.timeout_drop_places)
-        dropped = final.index(loser) - after.index(loser)
-        _event(
-            ladder,
-            kind=LadderEvent.Kind.DROPPED,
-            player_id=loser,
-            challenge=challenge,
-            before=after,
-            after=final,
-            now=now,
-            note=f"Lost on time: down {ladder.timeout_drop_places} places (at most to the bottom).",
-        )
+    final, dropped = _timeout_drop(ladder, challenge=challenge, game=game, order=after, now=now)
     _order_save(ladder, rows, final)
     LadderPlayer.objects.filter(ladder=ladder, player_id__in=players).update(last_active_at=now)
     emails.result(
@@ -427,6 +398,53 @@ def _record(*, ladder_id: int, game_id: int, now: datetime) -> bool:
         dropped=dropped,
     )
     return True
+
+
+def _challenge_decide(
+    challenge: LadderChallenge, *, game: Game, on_ladder: bool, now: datetime
+) -> str:
+    """Close ``challenge`` on its ended ``game``: void if the game was annulled, else decided
+    with its winner. Answers the note for the ladder's history ("" when the result counts)."""
+    note = ""
+    if game.status == Game.Status.ANNULLED:
+        challenge.status = LadderChallenge.Status.VOID
+        note = "The game was annulled: no change."
+    else:
+        challenge.status = LadderChallenge.Status.DECIDED
+        challenge.winner_id = _winner(challenge, game.result)
+        if not on_ladder:
+            note = "One of the players had left the ladder: no change."
+    challenge.decided_at = now
+    challenge.save(update_fields=["status", "winner", "decided_at"])
+    return note
+
+
+def _timeout_drop(
+    ladder: Ladder, *, challenge: LadderChallenge, game: Game, order: Order, now: datetime
+) -> tuple[Order, int]:
+    """If the ladder drops players who lose on time and the loser of ``challenge`` did, move
+    them down from their place in ``order`` and record it. Answers the order after it and
+    how many places they went down (0 when none)."""
+    loser = _loser(challenge)
+    if (
+        game.termination != Game.Termination.TIMEOUT
+        or loser is None
+        or loser not in order
+        or not ladder.timeout_drop_places
+    ):
+        return order, 0
+    final = order_after_drop(order, player=loser, places=ladder.timeout_drop_places)
+    _event(
+        ladder,
+        kind=LadderEvent.Kind.DROPPED,
+        player_id=loser,
+        challenge=challenge,
+        before=order,
+        after=final,
+        now=now,
+        note=f"Lost on time: down {ladder.timeout_drop_places} places (at most to the bottom).",
+    )
+    return final, final.index(loser) - order.index(loser)
 
 
 def _winner(challenge: LadderChallenge, result: str) -> int | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import signature
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
@@ -21,6 +22,9 @@ from celticsite.celery import task_delay_on_commit
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from notifications.services import notify
+
+#: The task that finds the accounts of a reset request, queued by name: it calls this module.
+PASSWORD_RESET_TASK = "notifications.tasks.queue_password_reset"
 
 
 def _one_time_url(url_name: str, user: Any) -> str:
@@ -88,10 +92,8 @@ def signup_address_taken_queue(*, user: Any) -> OutboxEmail | None:
 def on_password_reset_requested(sender: Any, *, email: str, request_id: str, **_: Any) -> None:
     """Hand the address to a worker, which looks it up. A broker outage is logged: the person
     sees no email and can ask again."""
-    from notifications.tasks import queue_password_reset
-
     task_delay_on_commit(
-        queue_password_reset,
+        signature(PASSWORD_RESET_TASK),
         email,
         request_id,
         on_outage=f"Could not queue password reset request {request_id}",

@@ -8,7 +8,9 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         """Register notifications' own emails, listen to games' events (after rankings, which
         comes first in INSTALLED_APPS: the game-finished email shows the rating change) and
-        to the accounts' signals."""
+        to the accounts' signals. Registers the Celery tasks, which the services queue by name
+        (in-process when ``task_always_eager``)."""
+        import notifications.tasks  # noqa: F401  (the tasks register themselves)
         from accounts import signals
         from notifications import account_emails
         from notifications.email_events import notifications_emails_register

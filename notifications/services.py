@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 from typing import Any, NamedTuple
 
+from celery import signature
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
@@ -44,6 +45,10 @@ MAX_ATTEMPTS = 8
 CLAIM_LEASE = timedelta(minutes=10)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
+#: The Celery tasks that send outbox rows (``notifications.tasks``), queued by name: the tasks
+#: call these services, so the services do not import the task module.
+SEND_TASK = "notifications.tasks.send_outbox_email"
+SEND_MANY_TASK = "notifications.tasks.send_outbox_emails"
 
 # Set inside ``outbox_muted()``: notify writes nothing and queues nothing.
 _MUTED: ContextVar[bool] = ContextVar("outbox_muted", default=False)
@@ -238,10 +243,8 @@ def enqueue_send(outbox_id: int) -> None:
     """Ask a worker to send the row, once the current transaction commits. A broker outage
     is logged, not raised: the row is safe in the database and ``flush_outbox`` queues it
     again."""
-    from notifications.tasks import send_outbox_email
-
     task_delay_on_commit(
-        send_outbox_email,
+        signature(SEND_TASK),
         outbox_id,
         on_outage=f"Could not queue outbox email {outbox_id}; flush_outbox will retry",
     )
@@ -470,10 +473,8 @@ def enqueue_send_many(outbox_ids: list[int]) -> None:
     """One broker message, once the current transaction commits, that queues a send per row
     on the worker's side; on a broker outage the rows wait for ``flush_outbox``, as in
     ``enqueue_send``."""
-    from notifications.tasks import send_outbox_emails
-
     task_delay_on_commit(
-        send_outbox_emails,
+        signature(SEND_MANY_TASK),
         outbox_ids,
         on_outage=f"Could not queue {len(outbox_ids)} outbox emails; flush_outbox will retry",
     )

@@ -1,10 +1,17 @@
-"""Celery tasks for notifications. Each takes ids, calls a service, and is safe to run twice."""
+"""Celery tasks for notifications. Each takes ids, calls a service, and is safe to run twice.
+
+The top of the app: the services queue these tasks by name (``services.SEND_TASK``), so no
+module of notifications imports this one and no import cycle runs through it."""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
 
 from notifications import services
+from notifications.account_emails import password_reset_emails_queue
+from notifications.events import deadline_reminders_queue
+from notifications.mailbox import inbound_mailbox_poll
 
 
 @shared_task(bind=True, max_retries=None, acks_late=True)
@@ -44,24 +51,16 @@ def send_daily_digests() -> int:
 @shared_task
 def send_deadline_reminders() -> int:
     """Beat, every 5 minutes: remind players at the times they chose. Returns how many."""
-    from django.utils import timezone
-
-    from notifications.events import deadline_reminders_queue
-
     return len(deadline_reminders_queue(now=timezone.now()))
 
 
 @shared_task
 def poll_inbound_mailbox() -> int:
     """Beat, when CELTIC_IMAP_HOST is set: handle unseen moves by email. Returns how many."""
-    from notifications.mailbox import inbound_mailbox_poll
-
     return len(inbound_mailbox_poll())
 
 
 @shared_task(acks_late=True)
 def queue_password_reset(email: str, request_id: str) -> int:
     """Find the accounts using ``email`` and queue their reset links. Returns how many."""
-    from notifications.account_emails import password_reset_emails_queue
-
     return len(password_reset_emails_queue(email=email, request_id=request_id))

@@ -368,11 +368,45 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
         .order_by("finished_at", "id")
         .values_list("id", "player1_id", "player2_id", "score1", "finished_at")
     )
-    stored = _stored_snapshots(since=since)
     states: dict[int, PlayerState] = {}
+    history = _history_replay(results, states=states, since=since)
+    _history_write(history, batch_size=batch_size)
+    changed = _ratings_store(old, states, batch_size=batch_size)
+    ranking_rebuild_in_recompute()
+    return RecomputeSummary(
+        results=len(results),
+        annulled=RatedResult.objects.filter(annulled=True).count(),
+        players=len(states),
+        changed=changed,
+        history_rows_written=history.rows_written,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _HistoryChanges:
+    """How the replayed rating history differs from the stored snapshots."""
+
+    new_rows: list[tuple]
+    changed_rows: list[tuple]  # (*row, stored id)
+    gone: list[int]  # stored ids no result of the replay has (annulled results' rows)
+
+    @property
+    def rows_written(self) -> int:
+        return len(self.new_rows) + len(self.changed_rows) + len(self.gone)
+
+
+def _history_replay(
+    results: list[tuple[int, int, int, float, datetime]],
+    *,
+    states: dict[int, PlayerState],
+    since: datetime | None,
+) -> _HistoryChanges:
+    """Rate ``results`` from scratch into ``states`` and compare the snapshot rows from
+    ``since`` on with the stored ones."""
+    stored = _stored_snapshots(since=since)
     records = (_record(p1, p2, score, finished_at) for _, p1, p2, score, finished_at in results)
     new_rows: list[tuple] = []
-    changed_rows: list[tuple] = []  # (*row, stored id)
+    changed_rows: list[tuple] = []
     for (result_id, _, _, _, finished_at), step in zip(
         results, replay_steps(records, params=rating_params(), states=states), strict=True
     ):
@@ -383,7 +417,13 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
                     new_rows.append(row)
                 elif stored_row != row:
                     changed_rows.append((*row, stored_id))
-    gone = [stored_id for stored_id, _ in stored.values()]  # annulled results' rows
+    gone = [stored_id for stored_id, _ in stored.values()]
+    return _HistoryChanges(new_rows=new_rows, changed_rows=changed_rows, gone=gone)
+
+
+def _history_write(history: _HistoryChanges, *, batch_size: int) -> None:
+    """Delete, rewrite and add the snapshot rows that differ, ``batch_size`` at a time."""
+    gone, changed_rows, new_rows = history.gone, history.changed_rows, history.new_rows
     for start in range(0, len(gone), batch_size):
         RatingSnapshot.objects.filter(pk__in=gone[start : start + batch_size]).delete()
     for start in range(0, len(changed_rows), batch_size):
@@ -391,6 +431,12 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
     for start in range(0, len(new_rows), batch_size):
         _write_snapshots(new_rows[start : start + batch_size])
 
+
+def _ratings_store(
+    old: dict[int, PlayerState], states: dict[int, PlayerState], *, batch_size: int
+) -> int:
+    """Bring the PlayerRating rows (``old``, as locked) in line with the replayed ``states``:
+    delete, update and create only what differs. Answers how many players changed."""
     PlayerRating.objects.exclude(player_id__in=states).delete()
     to_update = [
         PlayerRating.from_state(player_id=player_id, state=state)
@@ -404,14 +450,7 @@ def ratings_recompute(*, since: datetime | None = None, batch_size: int = 5000) 
     ]
     _update_ratings(to_update)
     PlayerRating.objects.bulk_create(to_create, batch_size=batch_size)
-    ranking_rebuild_in_recompute()
-    return RecomputeSummary(
-        results=len(results),
-        annulled=RatedResult.objects.filter(annulled=True).count(),
-        players=len(states),
-        changed=len(to_update) + len(to_create) + len(set(old) - set(states)),
-        history_rows_written=len(new_rows) + len(changed_rows) + len(gone),
-    )
+    return len(to_update) + len(to_create) + len(set(old) - set(states))
 
 
 @transaction.atomic

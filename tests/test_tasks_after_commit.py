@@ -103,14 +103,14 @@ def test_a_move_s_email_goes_out_after_its_commit(settings):
 def test_a_broker_down_when_a_move_commits_loses_no_email(monkeypatch, warnings):
     """The move is answered and its email waits in the outbox; ``flush_outbox`` sends it."""
 
-    def broker_down(*args: object) -> None:
+    def broker_down(*args: object, **options: object) -> None:
         raise OperationalError("Connection refused")
 
     alice, bob = make_user("alice"), make_user("bob")
     game = services.game_start(orange=alice, blue=bob)
     mail.outbox.clear()
     with monkeypatch.context() as broker:
-        broker.setattr(send_outbox_email, "delay", broker_down)
+        broker.setattr(send_outbox_email, "apply_async", broker_down)
         response = submit(token_client(alice), game.pk, 0, "d5 ESW")
     assert response.status_code == 201
     row = OutboxEmail.objects.get(recipient=bob, event="your_turn")

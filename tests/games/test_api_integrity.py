@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import engine, errors, services
 from games.models import Challenge, Game, Move
+from games.services import moves as move_services
 from tests.games.conftest import submit, token_client
 
 on_postgresql = pytest.mark.skipif(
@@ -55,7 +56,7 @@ def slow_engine(monkeypatch):
         time.sleep(0.3)
         return replay(rows, variant)
 
-    monkeypatch.setattr(services, "replay", slow_replay)
+    monkeypatch.setattr(move_services, "replay", slow_replay)
 
 
 def submitter(game: Game, user, notation: str, ply: int = 0) -> Callable[[], Any]:

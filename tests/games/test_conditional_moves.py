@@ -15,6 +15,7 @@ from celticsite.errors import DomainError
 from games import errors, selectors, services
 from games.clock import ClockKind, TimeControl
 from games.models import ConditionalLine, Game, Move
+from games.services import moves as move_services
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from tests.games.conftest import API
@@ -86,14 +87,14 @@ def test_if_the_reply_cannot_be_recorded_the_opponents_move_is_not_either(
     game, alice, bob, monkeypatch
 ):
     queue(game, bob, "d5 ESW", "c5 ESW")
-    real_record = services._move_record
+    real_record = move_services._move_record
 
     def fail_on_the_reply(game, *, side, **rest):
         if side == "blue":
             raise RuntimeError("disk full")
         return real_record(game, side=side, **rest)
 
-    monkeypatch.setattr(services, "_move_record", fail_on_the_reply)
+    monkeypatch.setattr(move_services, "_move_record", fail_on_the_reply)
     with pytest.raises(RuntimeError, match="disk full"):
         services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
 

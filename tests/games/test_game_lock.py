@@ -1,5 +1,6 @@
-"""The read every write to a game starts with (``services._game_locked``): the game, its
-players with their profiles, and, for a move, whether it has queued lines or a player away."""
+"""The read every write to a game starts with (``games.services.common._game_locked``): the
+game, its players with their profiles, and, for a move, whether it has queued lines or a
+player away."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from accounts.models import Profile, Vacation
 from accounts.services import vacation_start
 from games import errors, services
 from games.models import Game
+from games.services.common import _game_locked
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +27,7 @@ def game(alice, bob) -> Game:
 def test_the_flags_say_whether_a_game_has_lines_and_players_away(game, alice, bob):
     now = timezone.now()
     with transaction.atomic():
-        found = services._game_locked(game.pk, flags_at=now)
+        found = _game_locked(game.pk, flags_at=now)
     assert (found.has_lines, found.has_vacations) == (False, False)
 
     services.conditional_line_create(
@@ -33,13 +35,13 @@ def test_the_flags_say_whether_a_game_has_lines_and_players_away(game, alice, bo
     )
     vacation_start(user=alice, days=1)
     with transaction.atomic():
-        found = services._game_locked(game.pk, flags_at=now)
+        found = _game_locked(game.pk, flags_at=now)
     assert (found.has_lines, found.has_vacations) == (True, True)
     # a vacation that ends before the moment asked about does not count
     later = now + timedelta(days=2)  # alice's one day is over by then
     assert Vacation.objects.get(user=alice).ends_at < later
     with transaction.atomic():
-        assert not services._game_locked(game.pk, flags_at=later).has_vacations
+        assert not _game_locked(game.pk, flags_at=later).has_vacations
 
 
 def test_the_players_come_with_their_profiles_in_one_more_query(
@@ -47,7 +49,7 @@ def test_the_players_come_with_their_profiles_in_one_more_query(
 ):
     Profile.objects.filter(user=bob).update(display_name="Robert", notify_turn=False)
     with transaction.atomic(), django_assert_num_queries(2):  # the game, then both players
-        found = services._game_locked(game.pk)
+        found = _game_locked(game.pk)
         assert found.blue.profile.display_name == "Robert"
         assert found.blue.profile.notify_turn is False
         assert found.orange.username == "alice"
@@ -55,4 +57,4 @@ def test_the_players_come_with_their_profiles_in_one_more_query(
 
 def test_a_game_that_does_not_exist_is_not_found():
     with pytest.raises(errors.GameNotFound, match=r"There is no game #999999\."):
-        services._game_locked(999_999)
+        _game_locked(999_999)

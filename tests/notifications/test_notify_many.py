@@ -22,8 +22,8 @@ def test_each_notice_becomes_the_row_notify_would_write(
 ):
     set_profile(bob, email_digest=True)
     with (
-        mock.patch("notifications.tasks.send_outbox_emails.delay") as batch,
-        mock.patch("notifications.tasks.send_outbox_email.delay") as single,
+        mock.patch("notifications.tasks.send_outbox_emails.apply_async") as batch,
+        mock.patch("notifications.tasks.send_outbox_email.apply_async") as single,
     ):
         with django_capture_on_commit_callbacks(execute=True):
             events.on_turns([game])  # alice (Orange) to move
@@ -32,7 +32,7 @@ def test_each_notice_becomes_the_row_notify_would_write(
     assert (row.recipient, row.event, row.game, row.digest) == (alice, "your_turn", game, False)
     assert row.dedupe_key == f"your_turn:{game.pk}:0:{alice.pk}"
     assert "Alice A." in row.body_text
-    batch.assert_called_once_with([row.pk])
+    batch.assert_called_once_with(([row.pk],), {})  # (args, kwargs)
 
 
 def test_keys_already_queued_or_repeated_and_switched_off_emails_are_skipped(alice, bob):
@@ -71,8 +71,8 @@ def test_the_batch_task_queues_one_send_per_row(alice, bob, django_capture_on_co
     from notifications.tasks import send_outbox_emails
 
     with (
-        mock.patch("notifications.tasks.send_outbox_email.delay") as single,
+        mock.patch("notifications.tasks.send_outbox_email.apply_async") as single,
         django_capture_on_commit_callbacks(execute=True),  # the task's own commit
     ):
         assert send_outbox_emails([row.pk for row in rows]) == 2
-    assert sorted(call.args[0] for call in single.call_args_list) == sorted(r.pk for r in rows)
+    assert sorted(call.args[0][0] for call in single.call_args_list) == sorted(r.pk for r in rows)

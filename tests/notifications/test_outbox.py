@@ -13,7 +13,7 @@ from django.db import transaction
 from kombu.exceptions import OperationalError
 
 from games import services as game_services
-from notifications import services
+from notifications import account_emails, services, tasks
 from notifications.email_events import Event
 from notifications.events import on_turn
 from notifications.models import OutboxEmail
@@ -239,7 +239,7 @@ def test_broker_down_at_commit_loses_nothing(alice, game, django_capture_on_comm
     with time_machine.travel(T0, tick=False):
         with (
             mock.patch.object(
-                send_outbox_email, "delay", side_effect=OperationalError("Connection refused")
+                send_outbox_email, "apply_async", side_effect=OperationalError("Connection refused")
             ),
             django_capture_on_commit_callbacks(execute=True),
             transaction.atomic(),
@@ -304,3 +304,11 @@ def test_on_turn_tells_the_player_to_move(alice, bob, game):
         ("alice", f"your_turn:{game.pk}:0:{alice.pk}"),
         ("bob", f"your_turn:{game.pk}:1:{bob.pk}"),
     ]
+
+
+def test_the_names_the_services_queue_by_are_the_tasks_names():
+    """The services queue the send tasks by name (they do not import the task module): a
+    renamed task must not leave them sending a name no worker knows."""
+    assert tasks.send_outbox_email.name == services.SEND_TASK
+    assert tasks.send_outbox_emails.name == services.SEND_MANY_TASK
+    assert tasks.queue_password_reset.name == account_emails.PASSWORD_RESET_TASK
