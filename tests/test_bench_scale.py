@@ -42,13 +42,21 @@ def test_report_gives_rates_latencies_errors_and_the_ratio_to_the_baseline() -> 
         Result("ranking list", 8, seconds=2.0, latencies=[0.02] * 80 + [0.5], errors=3),
         Result("move", 8, seconds=2.0, latencies=[0.05] * 120),
         Result("my games", 1, seconds=1.0),
+        Result(BASELINE, 32, seconds=1.0, latencies=[0.1] * 100),
+        Result("move", 32, seconds=1.0, latencies=[0.2] * 98 + [0.31] * 2),
+        Result("move", 1, seconds=1.0, latencies=[0.2] * 10),
     ]
     lines = report_table(results).splitlines()
     assert lines[2] == "| me (baseline) | 8 | 100.0 | 10 ms | 10 ms | 0 | 1.00 |  |"
-    assert lines[3] == "| ranking list | 8 | 40.5 | 20 ms | 500 ms | 3 | 0.41 | ≥ 0.5 (not met) |"
-    assert lines[4] == "| move | 8 | 60.0 | 50 ms | 50 ms | 0 | 0.60 | ≥ 0.5 (met) |"
+    assert lines[3] == "| ranking list | 8 | 40.5 | 20 ms | 500 ms | 3 | 0.41 | ≥ 0.5x (not met) |"
+    assert lines[4] == "| move | 8 | 60.0 | 50 ms | 50 ms | 0 | 0.60 | ≥ 0.3x (met) |"
     # no baseline at that concurrency and no answers: no ratio, no latencies
     assert lines[5] == "| my games | 1 | 0.0 | — | — | 0 | — |  |"
+    # at 32 clients the move's target is its p99 against the baseline's: 310 ms > 3 x 100 ms
+    assert lines[7] == (
+        "| move | 32 | 100.0 | 200 ms | 310 ms | 0 | 1.00 | p99 ≤ 3x the baseline's (not met) |"
+    )
+    assert lines[8] == "| move | 1 | 10.0 | 200 ms | 200 ms | 0 | — |  |"  # no target at 1
 
 
 def test_move_choice_is_legal_and_refused_once_the_game_is_over() -> None:
