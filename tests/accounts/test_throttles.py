@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts import login_limits
 from accounts.services import api_token_create
-from celticsite.cache import AtomicFileCache
+from celticsite.cache import AtomicFileCache, FailOpenRedisCache
 from tests.accounts.factories import PASSWORD, make_user
 from tests.accounts.test_api import basic_header, token_header
 
@@ -123,7 +124,8 @@ def test_with_redis_the_cache_is_redis_under_its_own_prefix():
         CELTIC_CACHE_URL="redis://127.0.0.1:6379/3",
     )
 
-    assert "'BACKEND': 'django.core.cache.backends.redis.RedisCache'" in cache
+    assert "'BACKEND': 'celticsite.cache.FailOpenRedisCache'" in cache
+    assert issubclass(FailOpenRedisCache, RedisCache)  # Django's own, failing open
     assert "'LOCATION': 'redis://127.0.0.1:6379/3'" in cache
     assert "'KEY_PREFIX': 'celtic'" in cache
 
