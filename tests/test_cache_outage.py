@@ -119,7 +119,7 @@ def _cache_at(url: str) -> dict[str, dict[str, object]]:
 
 @pytest.mark.django_db(transaction=True)  # the move's own commit queues its email, as in production
 def test_with_redis_stopped_the_service_answers_and_the_email_waits(
-    redis_server, warnings, monkeypatch, settings
+    redis_server, warnings, monkeypatch
 ):
     alice, bob = make_user("alice"), make_user("bob")
     game = services.game_start(orange=alice, blue=bob)
