@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from accounts import services
-from accounts.forms import ReasonForm
+from accounts.forms import AdminLoginForm, ReasonForm
 from accounts.models import ApiToken, Profile
 from accounts.services import api_token_revoke_as_moderator
 from celticsite.errors import DomainError
@@ -107,6 +107,7 @@ def _reason_action(
     return TemplateResponse(request, "admin/accounts/user_action_reason.html", context)
 
 
+admin.site.login_form = AdminLoginForm  # says when failed logins lock the account
 admin.site.unregister(User)
 
 

@@ -6,9 +6,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import PasswordResetForm
 
 from accounts.countries import country_choices
+from accounts.login_limits import client_address, lockout_message, login_lock_wait
 from accounts.models import ApiToken, Profile
 from accounts.services import password_reset_request
 from accounts.validators import time_zone_choices
@@ -118,3 +120,28 @@ class PasswordResetRequestForm(PasswordResetForm):
 
     def save(self, **_: Any) -> None:  # type: ignore[override]
         password_reset_request(email=self.cleaned_data["email"])
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's login form, saying that failed logins lock the account or the client's
+    address (``accounts.login_limits``), as the login page does, instead of "enter the correct
+    username and password". ``lock_wait`` is then the seconds to wait, for Retry-After."""
+
+    lock_wait: int | None = None
+
+    def clean(self) -> dict[str, Any]:
+        self._refuse_if_locked()
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            self._refuse_if_locked()  # the failure that reached the limit
+            raise
+
+    def _refuse_if_locked(self) -> None:
+        if self.request is None:
+            return
+        self.lock_wait = login_lock_wait(
+            username=self.data.get("username", ""), address=client_address(self.request)
+        )
+        if self.lock_wait is not None:
+            raise forms.ValidationError(lockout_message(self.lock_wait), code="login_locked")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -143,6 +143,18 @@ class LoginView(auth_views.LoginView):
         form = self.get_form_class()(request, initial={"username": username})
         context = self.get_context_data(form=form)
         return _too_many(request, self.template_name, context, wait, lockout_message(wait))
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's login page (``admin.site.login``, whose form is ``AdminLoginForm``),
+    answering 429 with Retry-After while failed logins lock the account or the address."""
+    response = admin.site.login(request)
+    context = getattr(response, "context_data", None) or {}
+    wait = getattr(context.get("form"), "lock_wait", None)
+    if wait is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+    return response
 
 
 @login_required

@@ -14,6 +14,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    # The admin's login page, answering 429 with Retry-After while failed logins lock it.
+    path("admin/login/", include("accounts.admin_urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file (?script=), not inline, so

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts import login_limits
 from accounts.services import api_token_create
-from celticsite.cache import AtomicFileCache
+from celticsite.cache import AtomicFileCache, FailOpenRedisCache
 from tests.accounts.factories import PASSWORD, make_user
 from tests.accounts.test_api import basic_header, token_header
 
@@ -123,7 +124,8 @@ def test_with_redis_the_cache_is_redis_under_its_own_prefix():
         CELTIC_CACHE_URL="redis://127.0.0.1:6379/3",
     )
 
-    assert "'BACKEND': 'django.core.cache.backends.redis.RedisCache'" in cache
+    assert "'BACKEND': 'celticsite.cache.FailOpenRedisCache'" in cache
+    assert issubclass(FailOpenRedisCache, RedisCache)  # Django's own, failing open
     assert "'LOCATION': 'redis://127.0.0.1:6379/3'" in cache
     assert "'KEY_PREFIX': 'celtic'" in cache
 
@@ -282,9 +284,39 @@ def test_admin_login_respects_the_lock(client, small_limits):
         reverse("admin:login"), {"username": "carol", "password": PASSWORD}, follow=True
     )
 
-    assert response.status_code == 200
-    assert b"Please enter the correct username and password" in response.content
+    assert response.status_code == 429
+    assert response["Retry-After"] == str(COOLOFF_SECONDS)
+    assert b"Too many failed logins for this account or from your address." in response.content
+    assert b"Please enter the correct username and password" not in response.content
     assert "_auth_user_id" not in client.session
+
+
+def test_the_admin_login_failure_that_locks_says_so(client, small_limits):
+    carol = make_user("carol")
+    carol.is_staff = True
+    carol.save()
+    for n in range(2):
+        refused = client.post(reverse("admin:login"), {"username": "carol", "password": f"w{n}"})
+        assert refused.status_code == 200
+        assert b"Please enter the correct username and password" in refused.content
+
+    locking = client.post(reverse("admin:login"), {"username": "carol", "password": "w2"})
+
+    assert locking.status_code == 429
+    assert locking["Retry-After"] == str(COOLOFF_SECONDS)
+    assert b"Too many failed logins" in locking.content
+    assert b"Try again in 15 minutes." in locking.content
+
+
+def test_the_admin_login_works_when_not_locked(client):
+    carol = make_user("carol")
+    carol.is_staff = True
+    carol.save()
+
+    response = client.post(reverse("admin:login"), {"username": "carol", "password": PASSWORD})
+
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
 
 
 # --- Failed logins on the API (HTTP Basic) ------------------------------------------------
