@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.selectors import profile_get
 from games.models import Game
+from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
 from tournaments import errors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
@@ -559,21 +560,6 @@ def tournament_can_manage(
     return organiser_or_staff_may(
         user=user, organiser_id=tournament.organiser_id, organise=ORGANISE, permission=permission
     )
-
-
-def organiser_or_staff_may(
-    *, user: AnyUser | None, organiser_id: int | None, organise: str, permission: str
-) -> bool:
-    """The rule for running a competition (a tournament, a league): its organiser while they
-    hold ``organise``, a superuser, or staff holding ``permission`` for every competition.
-    Never ``organise`` alone: it lets a user run their own competitions only."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    if user.pk == organiser_id:
-        return user.has_perm(organise)
-    return permission != organise and user.is_staff and user.has_perm(permission)
 
 
 def tournament_get_managed(
