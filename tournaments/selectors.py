@@ -562,6 +562,29 @@ def tournament_can_manage(
     )
 
 
+@dataclass(frozen=True)
+class ManagerRights:
+    """What ``user`` may do to one event, each by ``tournament_can_manage``: run it (settings,
+    opening, start, cancel), manage its entries (invite, approve, remove, byes, pairings),
+    adjudicate its games. True if any: the manage page opens, showing those actions only."""
+
+    organise: bool
+    manage_entries: bool
+    adjudicate: bool
+
+    def __bool__(self) -> bool:
+        return self.organise or self.manage_entries or self.adjudicate
+
+
+def tournament_manager_rights(*, tournament: Tournament, user: AnyUser | None) -> ManagerRights:
+    def may(permission: str) -> bool:
+        return tournament_can_manage(tournament=tournament, user=user, permission=permission)
+
+    return ManagerRights(
+        organise=may(ORGANISE), manage_entries=may(MANAGE_ENTRIES), adjudicate=may(ADJUDICATE)
+    )
+
+
 def tournament_get_managed(
     *, tournament_id: int, user: AnyUser | None, permission: str = ORGANISE
 ) -> Tournament:
