@@ -3,8 +3,8 @@
 Reading is open to anyone. Joining, leaving and challenging need a login. Creating a ladder
 needs ``ladders.organise_ladder``; removing a player needs the ladder's organiser while they
 hold that permission, or staff holding ``ladders.manage_ladder_players``
-(``selectors.ladder_can_manage``, the rule of every competition). A challenge's game is an ordinary game, played
-under /api/v1/games/.
+(``selectors.ladder_can_manage``, the rule of every competition). A challenge's game is an
+ordinary game, played under /api/v1/games/.
 """
 
 from __future__ import annotations

@@ -294,7 +294,7 @@ def test_an_arbiter_opens_the_manage_page_with_the_actions_of_their_permissions(
     assert (html.count(">Remove</button>"), html.count("Adjudicate…")) == (4, 2)
     assert "Cancel the event" not in html and "Save the settings" not in html
     assert (
-        'href="/tournaments/{}/manage/"'.format(tournament.pk)
+        f'href="/tournaments/{tournament.pk}/manage/"'
         in client.get(f"/tournaments/{tournament.pk}/").content.decode()
     )
     assert messages_of(settings) == [
