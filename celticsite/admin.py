@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.http import HttpRequest
 
 
-class ActionHoldersMayView:
-    """A ``ModelAdmin`` mixin (listed before ``admin.ModelAdmin``)."""
-
-    actions: Any
+class ActionHoldersMayView(admin.ModelAdmin):
+    """A ``ModelAdmin`` whose list (and rows, read-only) the holders of one of its actions'
+    permissions may open."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_view_permission(request, obj) or self.holds_an_action_permission(  # type: ignore[misc]
-            request
-        )
+        return super().has_view_permission(request, obj) or self.holds_an_action_permission(request)
 
     def holds_an_action_permission(self, request: HttpRequest) -> bool:
         """Whether the user holds the permission of one of this admin's own actions."""

@@ -16,7 +16,7 @@ from ladders import services
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 
 
-class _ReadOnly(ActionHoldersMayView, admin.ModelAdmin):
+class _ReadOnly(ActionHoldersMayView):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 

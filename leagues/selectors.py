@@ -100,7 +100,7 @@ def league_can_organise(
     *, league: League, user: AnyUser | None, permission: str = ORGANISE
 ) -> bool:
     """Whether ``user`` may change this league's rules (``ORGANISE``) or move its players
-    (``MOVE_PLAYERS``), by the rule of every competition (``moderation.roles.organiser_or_staff_may``): its
+    (``MOVE_PLAYERS``), by the rule of every competition (``organiser_or_staff_may``): its
     organiser, a superuser, or staff holding ``permission`` for every league."""
     return organiser_or_staff_may(
         user=user, organiser_id=league.organiser_id, organise=ORGANISE, permission=permission

@@ -43,7 +43,7 @@ class _PermissionsMixin:
         return request.user.has_perm(services.ADJUDICATE_PERMISSION)
 
 
-class _ReadOnly(ActionHoldersMayView, _PermissionsMixin, admin.ModelAdmin):
+class _ReadOnly(_PermissionsMixin, ActionHoldersMayView):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
