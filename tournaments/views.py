@@ -224,15 +224,19 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     arbiter those of the permissions they hold."""
     tournament = _visible(request, tournament_id)
     rights = selectors.tournament_manager_rights(tournament=tournament, user=request.user)
-    if not rights:
-        messages.error(request, _not_yours(tournament))
-        return redirect("tournaments:detail", tournament_id=tournament_id)
+    if not rights.organise and (not rights or request.method == "POST"):
+        try:  # the settings are the organiser's: an arbiter only looks
+            selectors.tournament_manager_require(tournament=tournament, user=request.user)
+        except errors.NotOrganiser as exc:
+            messages.error(request, exc.detail)
+            page = "tournaments:manage" if rights else "tournaments:detail"
+            return redirect(page, tournament_id=tournament.pk)
     editable = rights.organise and tournament.status in (
         Tournament.Status.DRAFT,
         Tournament.Status.REGISTRATION,
     )
     if request.method == "POST" and not editable:
-        messages.error(request, _not_editable(tournament, rights))
+        messages.error(request, f"{tournament} has started: its settings can no longer change.")
         return redirect("tournaments:manage", tournament_id=tournament.pk)
     form = TournamentForm(request.POST or None, tournament=tournament)
     saved = form_saved(
@@ -247,19 +251,6 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {**_manage_context(tournament), "rights": rights, "form": form if editable else None}
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/manage.html", context, status=status)
-
-
-def _not_yours(tournament: Tournament) -> str:
-    return (
-        f"Only the organiser of {tournament.name} (holding the organiser permission) or an "
-        "administrator may do this."
-    )
-
-
-def _not_editable(tournament: Tournament, rights: selectors.ManagerRights) -> str:
-    if not rights.organise:
-        return _not_yours(tournament)
-    return f"{tournament} has started: its settings can no longer change."
 
 
 def _manage_context(tournament: Tournament) -> dict[str, Any]:
