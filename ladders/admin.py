@@ -1,5 +1,6 @@
 """Ladders in the admin: read-only rows (they change through the services: the API, the
-pages, the hook and the beat), with an audited action to remove players, given a reason."""
+pages, the hook and the beat), with an audited action to remove players, given a reason; staff
+holding ``manage_ladder_players`` open the list of places it is on (``ActionHoldersMayView``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from django.contrib.admin.helpers import ActionForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from celticsite.admin import ActionHoldersMayView
 from celticsite.errors import DomainError
 from ladders import services
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 
 
-class _ReadOnly(admin.ModelAdmin):
+class _ReadOnly(ActionHoldersMayView):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 

@@ -1,9 +1,10 @@
 """REST API of ladders: one view per operation, every answer in the OpenAPI document.
 
 Reading is open to anyone. Joining, leaving and challenging need a login. Creating a ladder
-needs ``ladders.organise_ladder``; removing a player needs the ladder's organiser or staff
-holding ``ladders.manage_ladder_players``. A challenge's game is an ordinary game, played
-under /api/v1/games/.
+needs ``ladders.organise_ladder``; removing a player needs the ladder's organiser while they
+hold that permission, or staff holding ``ladders.manage_ladder_players``
+(``selectors.ladder_can_manage``, the rule of every competition). A challenge's game is an
+ordinary game, played under /api/v1/games/.
 """
 
 from __future__ import annotations
@@ -182,6 +183,7 @@ class LadderRemoveApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request, ladder_id: int) -> Response:
+        selectors.ladder_manager_require(ladder=_ladder(ladder_id), user=request.user)
         data = validated(s.LadderRemoveInputSerializer, request).validated_data
         player_id = selectors.player_id_by_username(username=data["player"])
         event = services.ladder_player_remove(

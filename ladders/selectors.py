@@ -12,11 +12,14 @@ from django.db.models import Count, Q, QuerySet
 
 from ladders.errors import NotLadderOrganiser, PlayerNotFound
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
+from moderation.roles import organiser_or_staff_may
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
-# The permission of organisers (``services.ORGANISE_PERMISSION`` is this one).
+# The permission of organisers (``services.ORGANISE_PERMISSION`` is this one), and the one
+# that lets staff remove players from every ladder (``services.MANAGE_PERMISSION``).
 ORGANISE = "ladders.organise_ladder"
+MANAGE_PLAYERS = "ladders.manage_ladder_players"
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -43,6 +46,24 @@ def ladder_creator_require(*, user: AnyUser | None) -> None:
         raise NotLadderOrganiser(
             "You need the ladder organiser permission to create ladders; ask an administrator.",
             code="organiser_permission_required",
+        )
+
+
+def ladder_can_manage(*, ladder: Ladder, user: AnyUser | None) -> bool:
+    """Whether ``user`` may remove players from this ladder, by the rule of every competition
+    (``organiser_or_staff_may``): its organiser while they hold ``ORGANISE``, a superuser, or
+    staff holding ``MANAGE_PLAYERS``."""
+    return organiser_or_staff_may(
+        user=user, organiser_id=ladder.organiser_id, organise=ORGANISE, permission=MANAGE_PLAYERS
+    )
+
+
+def ladder_manager_require(*, ladder: Ladder, user: AnyUser | None) -> None:
+    """``NotLadderOrganiser`` unless ``ladder_can_manage``: the one check the service (and so
+    the API and the admin) applies, and the pages ask before offering the action."""
+    if not ladder_can_manage(ladder=ladder, user=user):
+        raise NotLadderOrganiser(
+            f"Only the organiser of {ladder.name} (or an administrator) may remove players."
         )
 
 

@@ -45,7 +45,7 @@ User = AbstractBaseUser
 logger = logging.getLogger(__name__)
 
 ORGANISE_PERMISSION = selectors.ORGANISE
-MANAGE_PERMISSION = "ladders.manage_ladder_players"
+MANAGE_PERMISSION = selectors.MANAGE_PLAYERS
 
 # The limits an organiser chooses; ``ladder_create`` takes them.
 LIMIT_FIELDS: tuple[str, ...] = (
@@ -223,15 +223,11 @@ def _remove(
 def ladder_player_remove(
     *, ladder_id: int, actor: User, player_id: int, reason: str, now: datetime | None = None
 ) -> LadderEvent:
-    """The organiser (or staff with the permission) removes a player, with a reason; audited.
+    """The organiser (or staff with the permission: ``selectors.ladder_can_manage``) removes
+    a player, with a reason; audited.
     A challenge game being played goes on as an ordinary game; its result moves nobody."""
     ladder = _ladder_locked(ladder_id)
-    if not (
-        actor.is_active and (actor.pk == ladder.organiser_id or actor.has_perm(MANAGE_PERMISSION))
-    ):
-        raise errors.NotLadderOrganiser(
-            f"Only the organiser of {ladder.name} (or an administrator) may remove players."
-        )
+    selectors.ladder_manager_require(ladder=ladder, user=actor)
     reason = reason.strip()
     if not reason:
         raise errors.InvalidLadderSettings(

@@ -1,6 +1,6 @@
 """Ladder pages: the list, a ladder's page with its places, the challenges being played
-and its history, with join, leave and challenge buttons, and the organiser's page to create
-a ladder.
+and its history, with join, leave and challenge buttons (and, for whoever may remove players,
+a remove form on each place), and the organiser's page to create a ladder.
 
 Thin: reads through ``ladders.selectors``, writes through ``ladders.services``; a refused
 request's ``DomainError.detail`` is shown as a message before going back to the page (or on
@@ -53,6 +53,7 @@ def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
             "ladder": ladder,
             "places": places,
             "mine": next((p for p in places if p.player_id == viewer), None),
+            "can_manage": selectors.ladder_can_manage(ladder=ladder, user=request.user),
             "challenges": selectors.ladder_challenges(ladder=ladder, open_only=True),
             "events": selectors.ladder_history(ladder=ladder)[:HISTORY_SHOWN],
         },
@@ -62,7 +63,8 @@ def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def ladder_action(request: HttpRequest, ladder_id: int, action: str) -> HttpResponse:
-    """Join, leave, or challenge the player named in the form."""
+    """Join, leave, or challenge the player named in the form; the organiser (or staff with
+    the permission) removes one, with a reason."""
     ladder = _ladder(ladder_id)
     try:
         if action == "join":
@@ -80,6 +82,14 @@ def ladder_action(request: HttpRequest, ladder_id: int, action: str) -> HttpResp
                 request, f"Challenge made: you play Orange against {challenge.defender}."
             )
             return redirect("games:game", game_id=challenge.game_id)
+        elif action == "remove":
+            event = services.ladder_player_remove(
+                ladder_id=ladder.pk,
+                actor=request.user,
+                player_id=int(request.POST.get("player", "0") or 0),
+                reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, f"{event.player} is removed from {ladder.name}.")
         else:
             raise Http404(f"No action {action!r}.")
     except (DomainError, ValueError) as exc:

@@ -17,6 +17,7 @@ from django.db.models import Q, QuerySet
 from leagues import errors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import DivisionRules, Movement
+from moderation.roles import organiser_or_staff_may
 from tournaments import selectors as tournament_selectors
 from tournaments.standings import TiebreakValue
 
@@ -99,9 +100,9 @@ def league_can_organise(
     *, league: League, user: AnyUser | None, permission: str = ORGANISE
 ) -> bool:
     """Whether ``user`` may change this league's rules (``ORGANISE``) or move its players
-    (``MOVE_PLAYERS``), by the tournaments' rule (``organiser_or_staff_may``): its
+    (``MOVE_PLAYERS``), by the rule of every competition (``organiser_or_staff_may``): its
     organiser, a superuser, or staff holding ``permission`` for every league."""
-    return tournament_selectors.organiser_or_staff_may(
+    return organiser_or_staff_may(
         user=user, organiser_id=league.organiser_id, organise=ORGANISE, permission=permission
     )
 

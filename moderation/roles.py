@@ -1,4 +1,5 @@
-"""The moderators group: who moderates, and with which permissions, defined in one place.
+"""Roles: the moderators group (who moderates, with which permissions) and the one rule for
+who runs a competition, each defined in one place.
 
 ``moderators_group_sync()`` (moderation.services) makes the group hold exactly
 ``MODERATOR_PERMISSIONS``; it runs after every ``migrate`` and from ``seed_demo``, so a
@@ -6,6 +7,8 @@ permission added here reaches the group on the next deployment.
 """
 
 from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 MODERATORS_GROUP = "Moderators"
 
@@ -31,3 +34,23 @@ MODERATOR_PERMISSIONS: tuple[str, ...] = (
     # the audit log of all of the above
     "moderation.view_auditentry",
 )
+
+
+def organiser_or_staff_may(
+    *,
+    user: AbstractBaseUser | AnonymousUser | None,
+    organiser_id: int | None,
+    organise: str,
+    permission: str,
+) -> bool:
+    """The one rule for running a competition (a tournament, a league, a ladder): its
+    organiser while they hold ``organise``, a superuser, or staff holding ``permission`` for
+    every competition of its kind. Never ``organise`` alone: it lets a user run their own
+    competitions only, and a non-staff holder of ``permission`` runs nobody else's."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if user.pk == organiser_id:
+        return user.has_perm(organise)
+    return permission != organise and user.is_staff and user.has_perm(permission)

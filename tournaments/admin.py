@@ -3,7 +3,9 @@
 Each organiser action needs its own permission (``organise_tournament``,
 ``manage_tournament_entries``, ``adjudicate_tournament_game``) and those that overrule a
 player or a result ask for a reason on an intermediate page; the services write it to the
-audit log.
+audit log. Staff holding an action's permission may open the list it is on, read-only
+(``ActionHoldersMayView``): an arbiter holding ``manage_tournament_entries`` and
+``adjudicate_tournament_game`` opens the entries, games and knockout matches.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from celticsite.admin import ActionHoldersMayView
 from celticsite.errors import DomainError
 from games.admin import ReasonForm, _moderate
 from games.models import Result as GameResult
@@ -40,7 +43,7 @@ class _PermissionsMixin:
         return request.user.has_perm(services.ADJUDICATE_PERMISSION)
 
 
-class _ReadOnly(_PermissionsMixin, admin.ModelAdmin):
+class _ReadOnly(_PermissionsMixin, ActionHoldersMayView):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.selectors import profile_get
 from games.models import Game
+from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
 from tournaments import errors
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
@@ -561,19 +562,27 @@ def tournament_can_manage(
     )
 
 
-def organiser_or_staff_may(
-    *, user: AnyUser | None, organiser_id: int | None, organise: str, permission: str
-) -> bool:
-    """The rule for running a competition (a tournament, a league): its organiser while they
-    hold ``organise``, a superuser, or staff holding ``permission`` for every competition.
-    Never ``organise`` alone: it lets a user run their own competitions only."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    if user.pk == organiser_id:
-        return user.has_perm(organise)
-    return permission != organise and user.is_staff and user.has_perm(permission)
+@dataclass(frozen=True)
+class ManagerRights:
+    """What ``user`` may do to one event, each by ``tournament_can_manage``: run it (settings,
+    opening, start, cancel), manage its entries (invite, approve, remove, byes, pairings),
+    adjudicate its games. True if any: the manage page opens, showing those actions only."""
+
+    organise: bool
+    manage_entries: bool
+    adjudicate: bool
+
+    def __bool__(self) -> bool:
+        return self.organise or self.manage_entries or self.adjudicate
+
+
+def tournament_manager_rights(*, tournament: Tournament, user: AnyUser | None) -> ManagerRights:
+    def may(permission: str) -> bool:
+        return tournament_can_manage(tournament=tournament, user=user, permission=permission)
+
+    return ManagerRights(
+        organise=may(ORGANISE), manage_entries=may(MANAGE_ENTRIES), adjudicate=may(ADJUDICATE)
+    )
 
 
 def tournament_get_managed(

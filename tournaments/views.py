@@ -110,7 +110,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entries": entries,
         "mine": mine,
         "rounds": list(selectors.tournament_rounds(tournament=tournament)),
-        "can_manage": selectors.tournament_can_manage(tournament=tournament, user=user),
+        "can_manage": bool(selectors.tournament_manager_rights(tournament=tournament, user=user)),
         "can_register": (tournament.status == Tournament.Status.REGISTRATION or late_round)
         and (mine is None or mine.status in (Entry.Status.INVITED, Entry.Status.DECLINED)),
         "late_round": late_round,
@@ -219,13 +219,22 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Settings (before the start), entries, rounds and results of one event."""
-    try:
-        tournament = _managed(request, tournament_id)
-    except errors.NotOrganiser as exc:
-        messages.error(request, exc.detail)
-        return redirect("tournaments:detail", tournament_id=tournament_id)
-    editable = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    """Settings (before the start), entries, rounds and results of one event, with the actions
+    the user may take (``selectors.tournament_manager_rights``): its organiser all of them, an
+    arbiter those of the permissions they hold."""
+    tournament = _visible(request, tournament_id)
+    rights = selectors.tournament_manager_rights(tournament=tournament, user=request.user)
+    if not rights.organise and (not rights or request.method == "POST"):
+        try:  # the settings are the organiser's: an arbiter only looks
+            selectors.tournament_manager_require(tournament=tournament, user=request.user)
+        except errors.NotOrganiser as exc:
+            messages.error(request, exc.detail)
+            page = "tournaments:manage" if rights else "tournaments:detail"
+            return redirect(page, tournament_id=tournament.pk)
+    editable = rights.organise and tournament.status in (
+        Tournament.Status.DRAFT,
+        Tournament.Status.REGISTRATION,
+    )
     if request.method == "POST" and not editable:
         messages.error(request, f"{tournament} has started: its settings can no longer change.")
         return redirect("tournaments:manage", tournament_id=tournament.pk)
@@ -239,21 +248,25 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if saved is not None:
         messages.success(request, "Settings saved.")
         return redirect("tournaments:manage", tournament_id=tournament.pk)
+    context = {**_manage_context(tournament), "rights": rights, "form": form if editable else None}
     status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _manage_context(tournament: Tournament) -> dict[str, Any]:
+    """What the manage page shows of ``tournament`` (the template offers each action only to
+    the holders of its ``rights``)."""
     rounds = list(selectors.tournament_rounds(tournament=tournament))
     next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
-    can_pair = (
-        tournament.status == Tournament.Status.RUNNING
-        and not tournament.is_knockout
-        and next_round is not None
-    )
-    context = {
+    swiss = tournament.format == Tournament.Format.SWISS
+    return {
         "tournament": tournament,
-        "form": form if editable else None,
         "entries": list(selectors.tournament_entries(tournament=tournament)),
         "rounds": [r for r in rounds if r.status != Round.Status.PLANNED],
         "to_adjudicate": list(selectors.tournament_games_to_adjudicate(tournament=tournament)),
-        "can_pair": can_pair,
+        "can_pair": tournament.status == Tournament.Status.RUNNING
+        and not tournament.is_knockout
+        and next_round is not None,
         "next_round": next_round,
         "running_round": next((r for r in rounds if r.status == Round.Status.RUNNING), None),
         "pairing_form": ManualPairingForm(),
@@ -261,22 +274,18 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "result_form": ResultForm(),
         "invite_form": InviteForm(),
         "bye_form": ByeForm(),
-        "swiss_running": tournament.format == Tournament.Format.SWISS
-        and tournament.status == Tournament.Status.RUNNING,
+        "swiss_running": swiss and tournament.status == Tournament.Status.RUNNING,
         "byes_ahead": selectors.tournament_byes_ahead(tournament=tournament),
-        "forbidden_form": ForbiddenPairsForm(
-            initial={
-                "pairs": "\n".join(
-                    " ".join(pair)
-                    for pair in selectors.tournament_forbidden_pair_names(tournament=tournament)
-                )
-            }
-        )
-        if tournament.format == Tournament.Format.SWISS
+        "forbidden_form": _forbidden_form(tournament)
+        if swiss
         and tournament.status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
         else None,
     }
-    return render(request, "tournaments/manage.html", context, status=status)
+
+
+def _forbidden_form(tournament: Tournament) -> ForbiddenPairsForm:
+    pairs = selectors.tournament_forbidden_pair_names(tournament=tournament)
+    return ForbiddenPairsForm(initial={"pairs": "\n".join(" ".join(pair) for pair in pairs)})
 
 
 @_action

@@ -92,3 +92,15 @@ def test_an_organiser_of_another_ladder_and_a_missing_reason_are_refused(ladder,
     ]
     assert names(ladder) == ["ann", "bob", "cat"]
     assert not AuditEntry.objects.exists()
+
+
+def test_staff_holding_the_permission_alone_open_the_list_the_action_is_on(ladder):
+    manager = make_user("bare")
+    manager.is_staff = True
+    manager.save()
+    client = logged_in(grant(manager, "manage_ladder_players"))
+
+    assert client.get(reverse(CHANGELIST)).status_code == 200
+    assert client.get(reverse("admin:ladders_ladderevent_changelist")).status_code == 403
+    remove(client, ladder, "bob", "asked to leave")
+    assert names(ladder) == ["ann", "cat"]

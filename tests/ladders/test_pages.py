@@ -8,7 +8,7 @@ from django.test import Client
 from ladders import services
 from ladders.models import LadderChallenge
 from tests.accounts.factories import make_user
-from tests.ladders.conftest import names
+from tests.ladders.conftest import grant, names
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +61,27 @@ def test_buttons_need_a_login_and_a_post(make_ladder):
     assert logged_in(make_user("ann")).get(f"/ladders/{ladder.pk}/join/").status_code == 405
     assert logged_in(make_user("bob")).post(f"/ladders/{ladder.pk}/dance/").status_code == 404
     assert not ladder.players.exists()
+
+
+def test_the_organiser_removes_a_player_from_the_page_and_nobody_else_sees_the_form(
+    make_ladder, organiser
+):
+    ladder = make_ladder()
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        services.ladder_join(ladder_id=ladder.pk, user=user)
+    rival = grant(make_user("rival"), "organise_ladder", "manage_ladder_players")  # not staff
+
+    assert "Remove…" not in logged_in(rival).get(f"/ladders/{ladder.pk}/").content.decode()
+    refused = logged_in(rival).post(
+        f"/ladders/{ladder.pk}/remove/", {"player": bob.pk, "reason": "mine now"}, follow=True
+    )
+    assert "Only the organiser of Club Ladder (or an administrator)" in refused.content.decode()
+    client = logged_in(organiser)
+    assert client.get(f"/ladders/{ladder.pk}/").content.decode().count("Remove…") == 2
+    done = client.post(
+        f"/ladders/{ladder.pk}/remove/", {"player": bob.pk, "reason": "left"}, follow=True
+    )
+
+    assert "bob is removed from Club Ladder." in done.content.decode()
+    assert names(ladder) == ["ann"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
 from celticsite.errors import DomainError
 from games import services as game_services
@@ -188,7 +189,10 @@ def test_organiser_removal_needs_the_organiser_and_a_reason_and_is_audited(four,
         )
         == "reason_required"
     )
-    staff = grant(make_user("staff"), "manage_ladder_players")
+    staff = make_user("staff")
+    staff.is_staff = True  # the permission works for staff only: the organiser rule
+    staff.save()
+    staff = grant(staff, "manage_ladder_players")
     services.ladder_player_remove(
         ladder_id=ladder.pk, actor=staff, player_id=p["b"].pk, reason="left the club"
     )
@@ -209,3 +213,28 @@ def test_organiser_removal_needs_the_organiser_and_a_reason_and_is_audited(four,
         )
         == "not_on_ladder"
     )
+
+
+def test_removal_follows_the_organiser_rule_of_every_competition(four, organiser):
+    """A non-staff holder of ``manage_ladder_players`` (who organises ladders of their own)
+    removes nobody from another organiser's ladder, and an organiser who lost
+    ``organise_ladder`` no longer removes from theirs (``organiser_or_staff_may``)."""
+    ladder, p = four
+    rival = grant(make_user("rival"), "organise_ladder", "manage_ladder_players")
+    lapsed = User.objects.get(pk=organiser.pk)
+    lapsed.user_permissions.clear()
+    lapsed = User.objects.get(pk=organiser.pk)
+
+    refused = {
+        who: code_of(
+            services.ladder_player_remove,
+            ladder_id=ladder.pk,
+            actor=actor,
+            player_id=p["b"].pk,
+            reason="x",
+        )
+        for who, actor in (("rival", rival), ("lapsed", lapsed))
+    }
+
+    assert refused == {"rival": "not_organiser", "lapsed": "not_organiser"}
+    assert names(ladder) == ["a", "b", "c", "d"]

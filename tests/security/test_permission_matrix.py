@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib import admin
@@ -18,14 +19,27 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.test import APIClient
 
+from accounts.services import api_token_create
 from games.models import Game
-from tests.security.matrix import ADMIN_ROLES, ANONYMOUS, ROLES, AdminRow, ApiRow, collect
+from tests.security.matrix import (
+    ADMIN_ROLES,
+    ANONYMOUS,
+    COMPETITION_ROLES,
+    ROLES,
+    AdminRow,
+    ApiRow,
+    CompetitionRow,
+    collect,
+    collect_competition_rows,
+)
 from tests.security.matrix.world import World, build_world
 
 API_PREFIX = "/api/v1/"
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 API_ROWS, ADMIN_ROWS = collect()
+COMPETITION_ROWS = collect_competition_rows()
 
 
 def _routes(patterns: list[Any], prefix: str = "/") -> Iterator[tuple[str, Any]]:
@@ -110,6 +124,10 @@ def test_every_row_names_every_role_and_no_other():
         assert set(row.expect) == set(ROLES), row.key
     for admin_row in ADMIN_ROWS:
         assert admin_row.allowed <= set(ADMIN_ROLES), admin_row.key
+    for competition_row in COMPETITION_ROWS:
+        assert set(competition_row.expect) == set(COMPETITION_ROLES), competition_row.name
+        assert competition_row.changes_for <= set(COMPETITION_ROLES), competition_row.name
+    assert _duplicates([(row.name, "") for row in COMPETITION_ROWS]) == []
 
 
 # --- The cells ---------------------------------------------------------------------------
@@ -196,3 +214,42 @@ def test_admin_action(world: World, row: AdminRow, role: str) -> None:
     after = type(target)._default_manager.filter(pk=target.pk).first()
     allowed = role in row.allowed
     assert (offered, asked, row.done(after)) == (allowed, allowed and row.asks, allowed)
+
+
+@pytest.mark.parametrize(
+    ("row", "role"),
+    [
+        pytest.param(row, role, id=f"{row.name} as {role}")
+        for row in COMPETITION_ROWS
+        for role in COMPETITION_ROLES
+    ],
+)
+def test_competition(world: World, row: CompetitionRow, role: str) -> None:
+    user = row.actor(world, role)
+    path = row.path(world)
+    body = row.body(world) if callable(row.body) else row.body
+    if row.api:
+        api = APIClient()
+        if user is not None:
+            api.credentials(
+                HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='cell')[1]}"
+            )
+        response = api.generic(
+            row.method,
+            path,
+            data=None if body is None else api._encode_json(body, "application/json"),
+            content_type="application/json",
+        )
+    else:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        response = client.generic(
+            row.method,
+            path,
+            urlencode(body or {}, doseq=True),
+            content_type="application/x-www-form-urlencoded",
+        )
+
+    changed = row.changed(world) if row.changed else False
+    assert (response.status_code, changed) == (row.expect[role], role in row.changes_for)

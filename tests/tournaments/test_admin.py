@@ -88,3 +88,29 @@ def test_remove_a_player_with_a_reason(client, running, players, commit):
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REMOVED
     assert AuditEntry.objects.get(action="tournament_remove").reason == "abusive messages"
+
+
+def test_an_arbiter_opens_the_lists_their_actions_are_on(running, client):
+    """Staff holding the entries and adjudicate permissions, and no view permission: the
+    lists of entries, games and knockout matches open (read-only); events' list does not, as
+    its actions are the organiser's."""
+    arbiter = make_user("arbiter")
+    arbiter.is_staff = True
+    arbiter.save()
+    client.force_login(grant(arbiter, "manage_tournament_entries", "adjudicate_tournament_game"))
+
+    status = {
+        model: client.get(reverse(f"admin:tournaments_{model}_changelist")).status_code
+        for model in ("entry", "tournamentgame", "knockoutmatch", "tournament", "bye")
+    }
+    entry = running.entries.first()
+
+    assert status == {
+        "entry": 200,
+        "tournamentgame": 200,
+        "knockoutmatch": 200,
+        "tournament": 403,
+        "bye": 403,
+    }
+    assert client.get(reverse("admin:tournaments_entry_change", args=[entry.pk])).status_code == 200
+    assert client.get(reverse("admin:tournaments_entry_add")).status_code == 403

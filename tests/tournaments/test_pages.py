@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from moderation.models import AuditEntry
-from tests.accounts.factories import PASSWORD, make_superuser
-from tests.tournaments.conftest import finish, register_all
+from tests.accounts.factories import PASSWORD, make_superuser, make_user
+from tests.tournaments.conftest import finish, grant, register_all
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -269,3 +269,53 @@ def test_settings_change_before_the_start_only(make_tournament, organiser, playe
     tournament.refresh_from_db()
     assert tournament.description == "Bring a pencil."
     assert late.context["form"] is None
+
+
+def _arbiter():
+    user = make_user("arbiter")
+    user.is_staff = True
+    user.save()
+    return grant(user, "manage_tournament_entries", "adjudicate_tournament_game")
+
+
+def test_an_arbiter_opens_the_manage_page_with_the_actions_of_their_permissions(
+    make_tournament, organiser, players
+):
+    tournament = make_tournament(name="Arbiter Cup")
+    register_all(tournament, players[:4])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    client = login(_arbiter())
+
+    page = client.get(f"/tournaments/{tournament.pk}/manage/")
+    html = page.content.decode()
+    settings = client.post(f"/tournaments/{tournament.pk}/manage/", {"name": "Mine"}, follow=True)
+
+    assert page.status_code == 200
+    assert (html.count(">Remove</button>"), html.count("Adjudicate…")) == (4, 2)
+    assert "Cancel the event" not in html and "Save the settings" not in html
+    assert (
+        f'href="/tournaments/{tournament.pk}/manage/"'
+        in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    )
+    assert messages_of(settings) == [
+        "Only the organiser of Arbiter Cup (holding the organiser permission) or an "
+        "administrator may do this."
+    ]
+    assert Tournament.objects.get(pk=tournament.pk).name == "Arbiter Cup"
+
+
+def test_staff_with_one_permission_see_only_its_actions(make_tournament, organiser, players):
+    tournament = make_tournament()
+    register_all(tournament, players[:4])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+    entries_only = make_user("entries")
+    entries_only.is_staff = True
+    entries_only.save()
+
+    html = (
+        login(grant(entries_only, "manage_tournament_entries"))
+        .get(f"/tournaments/{tournament.pk}/manage/")
+        .content.decode()
+    )
+
+    assert (html.count(">Remove</button>"), html.count("Adjudicate…")) == (4, 0)

@@ -5,7 +5,10 @@ Each app has a module in this package (``games.py``, ``accounts.py``, …) that 
 :func:`collect` imports every module here, so a new app adds its rows by adding a module;
 ``tests/security/test_permission_matrix.py`` checks that every endpoint under ``/api/v1/``
 and every registered admin action has exactly one row, and runs every cell with real
-requests against the objects of :mod:`tests.security.matrix.world`.
+requests against the objects of :mod:`tests.security.matrix.world`. A module may also export
+``COMPETITION_ROWS`` (:class:`CompetitionRow`): requests about one competition for the roles
+a competition gives (its organiser, with and without the organise permission, another
+organiser, an arbiter …), which the nine project roles cannot express.
 """
 
 from __future__ import annotations
@@ -119,14 +122,68 @@ def delete_row(model: str, target: Callable[[World], Model], allowed: frozenset[
     return AdminRow(model, "delete_selected", allowed, target, deleted, {"post": "yes"})
 
 
+# --- The roles a competition gives (tournaments, leagues, ladders) ---------------------------
+# Who runs a competition is one rule (``moderation.roles.organiser_or_staff_may``); these roles
+# are relative to one competition, so each competition's module says who plays them
+# (``CompetitionRow.actor``). ANONYMOUS, PLAYER (a player of the competition), STAFF (no
+# permission) and SUPERUSER keep their meaning.
+ORGANISER = "organiser"  # organises it and holds the organise permission of its kind
+LAPSED_ORGANISER = "lapsed_organiser"  # organises it but lost the organise permission
+OTHER_ORGANISER = "other_organiser"  # not staff; holds the organise and the staff permissions
+ARBITER = "arbiter"  # staff holding the kind's permissions for every competition of it
+
+COMPETITION_ROLES: tuple[str, ...] = (
+    ANONYMOUS,
+    PLAYER,
+    STAFF,
+    ORGANISER,
+    LAPSED_ORGANISER,
+    OTHER_ORGANISER,
+    ARBITER,
+    SUPERUSER,
+)
+
+
+@dataclass(frozen=True)
+class CompetitionRow:
+    """A request about one competition (an API endpoint, a page, an admin list or action),
+    the status each competition role gets and whether it took effect.
+
+    ``actor`` gives the user of each role (None for anonymous), built in the cell; ``api``
+    sends that user's API token and a JSON body, else a session and a form. ``changed``
+    tells, from the world after the request, whether it took effect: it must for the roles
+    in ``changes_for`` and for no other.
+    """
+
+    name: str
+    method: str
+    path: Callable[[World], str]
+    expect: Mapping[str, int]
+    actor: Callable[[World, str], Any]
+    body: Body = None
+    api: bool = False
+    changed: Callable[[World], bool] | None = None
+    changes_for: frozenset[str] = frozenset()
+
+
 def collect() -> tuple[list[ApiRow], list[AdminRow]]:
     """Every row of every module in this package."""
     api_rows: list[ApiRow] = []
     admin_rows: list[AdminRow] = []
-    for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name == "world":
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
+    for module in _modules():
         api_rows.extend(getattr(module, "API_ROWS", []))
         admin_rows.extend(getattr(module, "ADMIN_ROWS", []))
     return api_rows, admin_rows
+
+
+def collect_competition_rows() -> list[CompetitionRow]:
+    """Every module's ``COMPETITION_ROWS``."""
+    return [row for module in _modules() for row in getattr(module, "COMPETITION_ROWS", [])]
+
+
+def _modules() -> list[Any]:
+    return [
+        importlib.import_module(f"{__name__}.{info.name}")
+        for info in pkgutil.iter_modules(__path__)
+        if info.name != "world"
+    ]

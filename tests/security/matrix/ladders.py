@@ -4,6 +4,11 @@
 The world has no ladder: each cell builds one (and rolls it back). The opponent organises
 it (holding the ladder organiser permission) and is not on it; ``ladder_top`` holds place
 1 and the player place 2, so the player may challenge ``ladder_top``.
+
+``COMPETITION_ROWS``: removing the player, by the API, the ladder's page and the admin,
+for the ladder's organiser with and without ``organise_ladder``, another organiser (not
+staff) holding ``manage_ladder_players``, staff with and without it, a player of the ladder
+(``ladder_top``), anonymous and a superuser: the rule of every competition.
 """
 
 from __future__ import annotations
@@ -11,17 +16,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import Permission, User
+from django.urls import reverse
 
 from ladders import services
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from tests.accounts.factories import make_user
 from tests.security.matrix import (
+    ANONYMOUS,
+    ARBITER,
+    LAPSED_ORGANISER,
     NOBODY,
     OPPONENT,
+    ORGANISER,
+    OTHER_ORGANISER,
     PLAYER,
+    STAFF,
+    SUPERUSER,
     SUPERUSERS,
     AdminRow,
     ApiRow,
+    CompetitionRow,
     delete_row,
     deleted,
     expect,
@@ -123,4 +137,119 @@ ADMIN_ROWS = [
     delete_row("ladders.ladderplayer", _place, NOBODY),
     delete_row("ladders.ladderchallenge", _challenge, NOBODY),
     delete_row("ladders.ladderevent", _event, NOBODY),
+]
+
+
+# --- The ladder's roles: who removes the player -------------------------------------------
+
+
+def _grant(user: User, *codenames: str) -> User:
+    for codename in codenames:
+        user.user_permissions.add(
+            Permission.objects.get(codename=codename, content_type__app_label="ladders")
+        )
+    return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+
+
+def _actor(world: World, role: str) -> User | None:
+    organiser = ladder(world).organiser
+    if role == ANONYMOUS:
+        return None
+    if role == ORGANISER:
+        return User.objects.get(pk=organiser.pk)
+    if role == LAPSED_ORGANISER:
+        organiser.user_permissions.clear()
+        return User.objects.get(pk=organiser.pk)
+    if role == OTHER_ORGANISER:
+        rival = _grant(make_user("rival"), "organise_ladder", "manage_ladder_players")
+        services.ladder_create(organiser=rival, name="Rival Ladder")
+        return rival
+    if role == ARBITER:
+        arbiter = make_user("ladder_arbiter")
+        arbiter.is_staff = True
+        arbiter.save()
+        return _grant(arbiter, "manage_ladder_players")
+    if role == PLAYER:
+        return User.objects.get(username=TOP)
+    return world.users[role]  # STAFF, SUPERUSER
+
+
+def _removed(world: World) -> bool:
+    return not ladder(world).players.filter(player=world.users[PLAYER]).exists()
+
+
+MAY_REMOVE = frozenset({ORGANISER, ARBITER, SUPERUSER})
+NOT_STAFF = {
+    ANONYMOUS: 302,
+    PLAYER: 302,
+    ORGANISER: 302,
+    LAPSED_ORGANISER: 302,
+    OTHER_ORGANISER: 302,
+}
+REASON = "Matrix"
+
+COMPETITION_ROWS = [
+    CompetitionRow(
+        "ladder: remove a player (API)",
+        "POST",
+        lambda world: f"{V1}/{ladder(world).pk}/remove/",
+        {
+            ANONYMOUS: 401,
+            PLAYER: 403,
+            STAFF: 403,
+            ORGANISER: 200,
+            LAPSED_ORGANISER: 403,
+            OTHER_ORGANISER: 403,
+            ARBITER: 200,
+            SUPERUSER: 200,
+        },
+        _actor,
+        body=lambda world: {"player": world.users[PLAYER].username, "reason": REASON},
+        api=True,
+        changed=_removed,
+        changes_for=MAY_REMOVE,
+    ),
+    CompetitionRow(
+        "ladder: remove a player (the ladder's page)",
+        "POST",  # back to the ladder's page (anonymous: to the login), refused or done
+        lambda world: f"/ladders/{ladder(world).pk}/remove/",
+        dict.fromkeys(
+            (
+                ANONYMOUS,
+                PLAYER,
+                STAFF,
+                ORGANISER,
+                LAPSED_ORGANISER,
+                OTHER_ORGANISER,
+                ARBITER,
+                SUPERUSER,
+            ),
+            302,
+        ),
+        _actor,
+        body=lambda world: {"player": world.users[PLAYER].pk, "reason": REASON},
+        changed=_removed,
+        changes_for=MAY_REMOVE,
+    ),
+    CompetitionRow(
+        "ladder: the admin's list of places",
+        "GET",  # the admin sends whoever is not staff to its login
+        lambda world: reverse("admin:ladders_ladderplayer_changelist"),
+        {**NOT_STAFF, STAFF: 403, ARBITER: 200, SUPERUSER: 200},
+        _actor,
+    ),
+    CompetitionRow(
+        "ladder: remove a player (the admin's action)",
+        "POST",
+        lambda world: reverse("admin:ladders_ladderplayer_changelist"),
+        {**NOT_STAFF, STAFF: 403, ARBITER: 302, SUPERUSER: 302},
+        _actor,
+        body=lambda world: {
+            "action": "remove",
+            "_selected_action": [_place(world).pk],
+            "reason": REASON,
+        },
+        changed=_removed,
+        changes_for=frozenset({ARBITER, SUPERUSER}),
+    ),
 ]

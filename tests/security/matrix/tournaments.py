@@ -4,7 +4,9 @@ user who holds no role: ``orga`` of the world's events) or a superuser.
 No role organises an event or holds a tournaments permission, so every action that runs an
 event is the superuser's alone; staff and moderators get 403 (404 where they cannot see a
 draft). ``tests/tournaments/test_api_permissions.py`` covers the organiser, another
-organiser and the arbiter (staff holding the tournaments permissions).
+organiser and the arbiter (staff holding the tournaments permissions) at the API;
+``COMPETITION_ROWS`` cover them at the screens: the manage page, a result entered there, and
+the admin lists the arbiter's actions are on.
 """
 
 from __future__ import annotations
@@ -13,11 +15,24 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth.models import Permission, User
+from django.urls import reverse
+
+from tests.accounts.factories import make_user
 from tests.security.matrix import (
+    ANONYMOUS,
+    ARBITER,
+    LAPSED_ORGANISER,
     NOBODY,
+    ORGANISER,
+    OTHER_ORGANISER,
+    PLAYER,
+    STAFF,
+    SUPERUSER,
     SUPERUSERS,
     AdminRow,
     ApiRow,
+    CompetitionRow,
     delete_row,
     expect,
 )
@@ -266,4 +281,110 @@ ADMIN_ROWS = [
         lambda world: Bye.objects.filter(round__tournament=_event(world, "running")).first(),
         NOBODY,
     ),
+]
+
+
+# --- The event's roles at the screens: the manage page and the admin lists ----------------
+
+ARBITER_PERMISSIONS = ("manage_tournament_entries", "adjudicate_tournament_game")
+
+
+def _grant(user: User, *codenames: str) -> User:
+    for codename in codenames:
+        user.user_permissions.add(
+            Permission.objects.get(codename=codename, content_type__app_label="tournaments")
+        )
+    return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+
+
+def _actor(world: World, role: str) -> User | None:
+    """Who plays each role for the world's events (``orga`` organises them all)."""
+    organiser = _event(world, "running").organiser
+    if role == ANONYMOUS:
+        return None
+    if role == ORGANISER:
+        return User.objects.get(pk=organiser.pk)
+    if role == LAPSED_ORGANISER:
+        organiser.user_permissions.clear()
+        return User.objects.get(pk=organiser.pk)
+    if role == OTHER_ORGANISER:
+        return _grant(make_user("rival"), "organise_tournament", *ARBITER_PERMISSIONS)
+    if role == ARBITER:
+        arbiter = make_user("arbiter")
+        arbiter.is_staff = True
+        arbiter.save()
+        return _grant(arbiter, *ARBITER_PERMISSIONS)
+    return world.users[role]  # PLAYER, STAFF, SUPERUSER
+
+
+RUNS_IT = frozenset({ORGANISER, ARBITER, SUPERUSER})
+NOT_STAFF = {
+    ANONYMOUS: 302,
+    PLAYER: 302,
+    ORGANISER: 302,
+    LAPSED_ORGANISER: 302,
+    OTHER_ORGANISER: 302,
+}
+
+
+def _admin_list(model: str) -> CompetitionRow:
+    """An admin list an arbiter's action is on: the admin sends whoever is not staff to its
+    login; staff without the permissions are refused."""
+    return CompetitionRow(
+        f"tournaments: the admin's list of {model}",
+        "GET",
+        lambda world: reverse(f"admin:tournaments_{model}_changelist"),
+        {**NOT_STAFF, STAFF: 403, ARBITER: 200, SUPERUSER: 200},
+        _actor,
+    )
+
+
+COMPETITION_ROWS = [
+    CompetitionRow(
+        "tournaments: the manage page",
+        "GET",  # refused: back to the event's page (anonymous: to the login)
+        lambda world: f"/tournaments/{_event(world, 'running').pk}/manage/",
+        {
+            ANONYMOUS: 302,
+            PLAYER: 302,
+            STAFF: 302,
+            ORGANISER: 200,
+            LAPSED_ORGANISER: 302,
+            OTHER_ORGANISER: 302,
+            ARBITER: 200,
+            SUPERUSER: 200,
+        },
+        _actor,
+    ),
+    CompetitionRow(
+        "tournaments: adjudicate a game (the manage page)",
+        "POST",  # back to the manage page, refused or done
+        lambda world: (
+            f"/tournaments/{_event(world, 'running').pk}/manage/games/"
+            f"{_running_game(world).pk}/adjudicate/"
+        ),
+        dict.fromkeys(
+            (
+                ANONYMOUS,
+                PLAYER,
+                STAFF,
+                ORGANISER,
+                LAPSED_ORGANISER,
+                OTHER_ORGANISER,
+                ARBITER,
+                SUPERUSER,
+            ),
+            302,
+        ),
+        _actor,
+        body={**REASON_BODY, "result": "1-0", "back": "manage"},
+        changed=lambda world: (
+            TournamentGame.objects.get(pk=_running_game(world).pk).result
+            == TournamentGame.Result.ORANGE_WINS
+        ),
+        changes_for=RUNS_IT,
+    ),
+    _admin_list("entry"),
+    _admin_list("tournamentgame"),
+    _admin_list("knockoutmatch"),
 ]
