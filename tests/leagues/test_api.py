@@ -4,8 +4,13 @@ private league, rule changes and bad input."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth.models import Permission, User
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+from jsonschema import validate as validate_json
 from rest_framework.test import APIClient
 
 from leagues import services
@@ -319,3 +324,18 @@ def test_values_of_the_wrong_json_type_are_refused_not_converted(world):
     )
     membership = Membership.objects.get(player=player)
     assert (membership.tier_requested, membership.this_season_only) == (None, False)
+
+
+def test_a_table_line_documents_its_tie_breaks_as_numbers_whole_or_not():
+    """A whole tie-break (3) and a half (2.5) both validate: the schema says ``number``, not
+    ``oneOf[number, integer]``, which every integer matches twice and so fails."""
+    document = json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(public=True)))
+    tiebreaks = document["components"]["schemas"]["TableLine"]["properties"]["tiebreaks"]
+
+    assert tiebreaks["additionalProperties"] == {
+        "type": "number",
+        "format": "double",
+        "nullable": True,
+    }
+    for value in (3, 2.5):  # (null: the OpenAPI `nullable` above, which jsonschema ignores)
+        validate_json({"sb": value}, tiebreaks)
