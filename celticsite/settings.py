@@ -229,7 +229,7 @@ CELTIC_CACHE_KEY_PREFIX = os.environ.get("CELTIC_CACHE_KEY_PREFIX", "celtic")
 if CELTIC_CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "celticsite.cache.FailOpenRedisCache",  # fails open: docs/SECURITY.md
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CELTIC_CACHE_URL,
             "KEY_PREFIX": CELTIC_CACHE_KEY_PREFIX,
             "OPTIONS": {
