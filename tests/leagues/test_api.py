@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from leagues import services
 from leagues.audit import LEAGUE_MOVE
+from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership
 from moderation.models import AuditEntry
 from tests.accounts.factories import make_superuser, make_user
@@ -339,3 +340,41 @@ def test_a_table_line_documents_its_tie_breaks_as_numbers_whole_or_not():
     }
     for value in (3, 2.5):  # (null: the OpenAPI `nullable` above, which jsonschema ignores)
         validate_json({"sb": value}, tiebreaks)
+
+
+@pytest.mark.parametrize(
+    ("opens_at", "problem"),
+    [
+        ("9999-10-01T00:00:00Z", "9999-10-01 00:00 UTC is too far ahead: expected a time from "),
+        ("2026-02-28T09:00:00Z", "2026-02-28 09:00 UTC is in the past: expected a time from "),
+    ],
+)
+def test_season_one_opens_neither_in_the_past_nor_beyond_a_year(world, opens_at, problem):
+    """9999-10-01 was a 500 (OverflowError); a past date was taken and the season cancelled
+    itself within a minute. T0 is 2026-03-02 09:00 UTC."""
+    answer = world["clients"]["organiser"].post(
+        f"{L}/", {"name": "When", "first_registration_opens_at": opens_at}, format="json"
+    )
+
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["code"] == "invalid_settings"
+    message = body["errors"]["first_registration_opens_at"]
+    assert message.startswith(problem)
+    assert message.endswith(
+        "from 2026-03-01 09:00 UTC (a time within the last day opens registration at once) "
+        "to 2027-03-03 09:00 UTC, at most 366 days ahead."
+    )
+    assert not League.objects.filter(name="When").exists()
+
+
+def test_the_service_refuses_a_first_season_beyond_a_year_for_every_caller(organiser, clock):
+    with pytest.raises(InvalidLeagueSettings) as refused:
+        services.league_create(
+            organiser=organiser, name="Far", first_registration_opens_at=T0 + 367 * DAY
+        )
+    assert list(refused.value.extra["errors"]) == ["first_registration_opens_at"]
+    latest = services.league_create(
+        organiser=organiser, name="Next year", first_registration_opens_at=T0 + 366 * DAY
+    )
+    assert latest.seasons.get().registration_opens_at == T0 + 366 * DAY
