@@ -17,8 +17,8 @@ from games.serializers import (
     TimeControlSerializer,
     time_control_data,
 )
-from leagues.models import League, Membership, Season
 from leagues.errors import InvalidLeagueSettings
+from leagues.models import League, Membership, Season
 from leagues.services import RULE_FIELDS, first_opening_refusal
 from tournaments.serializers import number
 
