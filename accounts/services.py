@@ -8,6 +8,7 @@ not about a field are :mod:`celticsite.errors` domain errors.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
 from datetime import datetime, timedelta
@@ -34,7 +35,13 @@ from accounts.signals import (
     signup_pending,
     user_suspended,
 )
-from accounts.validators import validate_country, validate_time_zone
+from accounts.validators import (
+    username_skeleton,
+    validate_country,
+    validate_name_characters,
+    validate_time_zone,
+    validate_username_script,
+)
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
 from moderation.services import audit_record
 
@@ -69,9 +76,24 @@ def _validate_username(username: str) -> None:
     field = User._meta.get_field(User.USERNAME_FIELD)
     if not username:
         raise ValidationError("A username is required.")
-    field.run_validators(username)
-    if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
+    field.run_validators(username)  # Django's: letters, digits and @.+-_ only
+    validate_username_script(username)
+    taken = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username})
+    if taken.exists():
         raise ValidationError("This username is taken (usernames ignore case).")
+    skeleton = username_skeleton(username)
+    if skeleton != username.lower():
+        look_alike = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": skeleton}).first()
+        if look_alike is not None:
+            raise ValidationError(
+                f"This username looks like {look_alike.get_username()!r}, which is taken: "
+                "choose one that reads differently."
+            )
+
+
+def _validate_display_name(display_name: str) -> None:
+    Profile._meta.get_field("display_name").clean(display_name, None)
+    validate_name_characters(display_name)
 
 
 def _user_fields_check(
@@ -98,7 +120,7 @@ def _user_fields_check(
     _check(
         errors,
         "display_name",
-        lambda: Profile._meta.get_field("display_name").clean(display_name, None),
+        lambda: _validate_display_name(display_name),
     )
     if errors:
         raise ValidationError(errors)
@@ -108,7 +130,7 @@ def _user_fields_normalise(
     *, username: str, email: str, display_name: str, country: str, time_zone: str
 ) -> dict[str, str]:
     return {
-        "username": username.strip(),
+        "username": unicodedata.normalize("NFKC", username.strip()),  # as Django stores it
         "email": User.objects.normalize_email(email.strip()),
         "display_name": display_name.strip(),
         "country": country.strip().upper(),
@@ -261,6 +283,7 @@ def profile_update(*, user: AbstractUser, **fields: Any) -> Profile:
         fields["country"] = fields["country"].strip().upper()
     if "display_name" in fields:
         fields["display_name"] = fields["display_name"].strip()
+        _check(errors, "display_name", lambda: validate_name_characters(fields["display_name"]))
     zone_changed = fields.get("time_zone", profile.time_zone) != profile.time_zone
     for name, value in fields.items():
         setattr(profile, name, value)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 import zoneinfo
 from functools import cache
 
+from confusable_homoglyphs import categories, confusables
 from django.core.exceptions import ValidationError
 
 from accounts.countries import COUNTRIES
@@ -75,3 +77,59 @@ def validate_reminder_hours(value: object) -> None:
             code="invalid_reminder_hours",
             params={"value": value, "expected": expected},
         )
+
+
+# --- Names ------------------------------------------------------------------------------------
+
+#: Combining marks allowed in a row on one letter (Vietnamese stacks two; "Zalgo" text, 20).
+MAX_COMBINING_MARKS = 3
+_INVISIBLE = {"Cc": "a control character", "Cf": "an invisible formatting character"}
+
+
+def validate_name_characters(value: str) -> None:
+    """Refuse what makes a name show as something else: control and formatting characters
+    (Unicode Cc and Cf: right-to-left overrides, zero-width spaces and joiners) and more than
+    ``MAX_COMBINING_MARKS`` combining marks stacked on one letter."""
+    run = 0
+    for char in value:
+        category = unicodedata.category(char)
+        if category in _INVISIBLE:
+            raise ValidationError(
+                "The name contains %(kind)s (U+%(code)04X): use visible letters, digits, "
+                "spaces and punctuation only.",
+                code="invisible_character",
+                params={"kind": _INVISIBLE[category], "code": ord(char)},
+            )
+        run = run + 1 if category in {"Mn", "Me"} else 0
+        if run > MAX_COMBINING_MARKS:
+            raise ValidationError(
+                "The name stacks more than %(most)s accents or other combining marks on one "
+                "letter.",
+                code="stacked_marks",
+                params={"most": MAX_COMBINING_MARKS},
+            )
+
+
+def validate_username_script(username: str) -> None:
+    """Refuse a username that mixes scripts with look-alike letters (a Latin r with a
+    Cyrillic a, a Greek omicron among Latin letters): Unicode's confusables (UTS #39)."""
+    if confusables.is_dangerous(username):
+        scripts = sorted(categories.unique_aliases(username) - {"COMMON"})
+        raise ValidationError(
+            "The username mixes scripts whose letters look alike (%(scripts)s): write it in "
+            "one script.",
+            code="mixed_script",
+            params={"scripts": ", ".join(script.title() for script in scripts)},
+        )
+
+
+def username_skeleton(username: str) -> str:
+    """``username`` with each letter of another script that looks like a Latin one written
+    as that Latin letter, lower case: two usernames with one skeleton read alike."""
+    found = confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"])
+    latin = {
+        entry["character"]: entry["homoglyphs"][0]["c"]
+        for entry in found or []
+        if entry["alias"] not in {"LATIN", "COMMON"}
+    }
+    return "".join(latin.get(char, char) for char in username).lower()

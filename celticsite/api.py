@@ -9,8 +9,9 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
@@ -298,6 +299,20 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonRespon
     )
 
 
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """Django's ``handler500``: an unexpected error under /api/ answers the JSON error body
+    (a client parses every answer as JSON); a page answers Django's own HTML page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {
+                "code": "server_error",
+                "detail": "The server failed to answer: the error is logged; try again later.",
+            },
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    return defaults.server_error(request)
+
+
 def _resolves(path: str) -> bool:
     try:
         return resolve(path).func is not api_not_found
@@ -313,5 +328,6 @@ __all__ = [
     "api_not_found",
     "exception_handler",
     "query_flag",
+    "server_error",
     "status",
 ]

@@ -4,6 +4,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from celticsite.api import api_not_found
 
+# An unexpected error under /api/ answers the JSON error body, not the HTML page.
+handler500 = "celticsite.api.server_error"
+
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
     path("", include("games.api_urls")),

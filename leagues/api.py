@@ -70,6 +70,7 @@ class LeagueListCreateApi(APIView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
+        selectors.league_creator_require(user=request.user)  # 403 before the body's 400
         data = validated(s.LeagueCreateInputSerializer, request).service_kwargs()
         league = services.league_create(organiser=request.user, **data)
         return Response(_league_detail(request, league.pk), status=status.HTTP_201_CREATED)

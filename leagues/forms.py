@@ -3,14 +3,16 @@ player in a tier before the season starts. They check shape; the services check 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
 from django.forms.models import fields_for_model
+from django.utils import timezone
 
 from games.forms import TimeControlForm, time_control_initial
 from leagues.models import League, Membership, Season
-from leagues.services import RULE_FIELDS
+from leagues.services import RULE_FIELDS, first_opening_refusal
 from tournaments.forms import DATE_INPUT, TiebreaksField
 from tournaments.standings import EDITIONS, TIEBREAKS
 
@@ -90,6 +92,13 @@ class LeagueCreateForm(LeagueForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"promotion_count": 2, "relegation_count": 2})
         super().__init__(*args, **kwargs)
+
+    def clean_first_registration_opens_at(self) -> datetime:
+        opens_at: datetime = self.cleaned_data["first_registration_opens_at"]
+        problem = first_opening_refusal(opens_at=opens_at, now=timezone.now())
+        if problem:
+            raise forms.ValidationError(problem, code="invalid_date")
+        return opens_at
 
     def service_kwargs(self) -> dict[str, Any]:
         data = super().service_kwargs()

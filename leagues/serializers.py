@@ -3,8 +3,10 @@ rules (sizes, promotions, registration) and name what is wrong."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -15,8 +17,9 @@ from games.serializers import (
     TimeControlSerializer,
     time_control_data,
 )
+from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership, Season
-from leagues.services import RULE_FIELDS
+from leagues.services import RULE_FIELDS, first_opening_refusal
 from tournaments.serializers import number
 
 # --- Inputs ----------------------------------------------------------------------------------
@@ -54,6 +57,15 @@ class LeagueCreateInputSerializer(_WithTimeControl):
         model = League
         fields = ["name", *RULE_FIELDS, "first_registration_opens_at", "time_control"]
         extra_kwargs = {"name": {"validators": []}}  # the service checks it, case-insensitively
+
+    def validate_first_registration_opens_at(self, value: datetime) -> datetime:
+        problem = first_opening_refusal(opens_at=value, now=timezone.now())
+        if problem:  # refused as the service refuses a bad rule: 400 invalid_settings
+            raise InvalidLeagueSettings(
+                f"Invalid rules: first_registration_opens_at: {problem}",
+                errors={"first_registration_opens_at": problem},
+            )
+        return value
 
 
 class LeagueUpdateInputSerializer(_WithTimeControl):
@@ -172,6 +184,12 @@ class TableLineSerializer(serializers.Serializer):
     def get_points(self, line: Any) -> float:
         return float(line.points)
 
+    @extend_schema_field(
+        serializers.DictField(
+            child=serializers.FloatField(allow_null=True),
+            help_text="The league's tie-breaks in order, by code (whole numbers are numbers).",
+        )
+    )
     def get_tiebreaks(self, line: Any) -> dict[str, float | int | None]:
         return {code: number(value) for code, value in line.tiebreaks.items()}
 

@@ -64,6 +64,33 @@ RULE_FIELDS: tuple[str, ...] = (
 )
 
 
+# How far from now an organiser may set season 1's opening: a time within the last day
+# counts as now (it opens at once); further back, registration would be over before anyone
+# saw it and the season would cancel itself. Ahead, a year (a later date also overflowed).
+FIRST_OPENING_GRACE = timedelta(days=1)
+FIRST_OPENING_AHEAD = timedelta(days=366)
+
+
+def first_opening_refusal(*, opens_at: datetime, now: datetime) -> str | None:
+    """What is wrong with season 1's opening time as an organiser gives it (None: fine)."""
+    earliest, latest = now - FIRST_OPENING_GRACE, now + FIRST_OPENING_AHEAD
+    expected = (
+        f"expected a time from {_shown(earliest)} (a time within the last day opens "
+        f"registration at once) to {_shown(latest)}, at most {FIRST_OPENING_AHEAD.days} "
+        "days ahead"
+    )
+    if opens_at > latest:
+        return f"{_shown(opens_at)} is too far ahead: {expected}."
+    if opens_at < earliest:
+        return f"{_shown(opens_at)} is in the past: {expected}."
+    return None
+
+
+def _shown(moment: datetime) -> str:
+    """In the zone of the request (the player's on a page, UTC in the API)."""
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M %Z}"
+
+
 # --- Loading and permissions ----------------------------------------------------------------
 
 
@@ -115,6 +142,7 @@ def league_create(
         for field, value in League.time_control_columns(time_control).items():
             setattr(league, field, value)
     _validate(league)
+    _first_opening_validate(first_registration_opens_at, now=now)
     league.save()
     _season_create(league, number=1, registration_opens_at=first_registration_opens_at, now=now)
     return league
@@ -184,6 +212,18 @@ def _validate(league: League) -> None:
     if problems:
         summary = "; ".join(f"{field}: {text}" for field, text in problems.items())
         raise errors.InvalidLeagueSettings(f"Invalid rules: {summary}", errors=problems)
+
+
+def _first_opening_validate(opens_at: datetime, *, now: datetime) -> None:
+    """Refuse an opening beyond ``FIRST_OPENING_AHEAD`` for every caller (the season's dates
+    are computed from it). A past one is refused where an organiser gives it (the API and
+    the page, ``first_opening_refusal``): demo data and the tests start leagues back then."""
+    if opens_at > now + FIRST_OPENING_AHEAD:
+        problem = first_opening_refusal(opens_at=opens_at, now=now)
+        raise errors.InvalidLeagueSettings(
+            f"Invalid rules: first_registration_opens_at: {problem}",
+            errors={"first_registration_opens_at": problem},
+        )
 
 
 def _season_create(

@@ -76,6 +76,16 @@ class CsvRenderer(BaseRenderer):
         return data.encode() if isinstance(data, str) else json.dumps(data).encode()
 
 
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` as a spreadsheet shows it and never runs it: a cell that would start a
+    formula gets a leading single quote, as OWASP advises (the csv module quotes the rest)."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 class RankingCsvApi(APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, CsvRenderer]
@@ -100,7 +110,7 @@ class RankingCsvApi(APIView):
             raise ValidationError({"format": ["'' is not a format: expected csv or json."]})
         entries = map(selectors.ranking_entry, selectors.ranking_rows(**_filters(request)))
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180: a CR in a name is quoted
         writer.writerow(
             [
                 "rank", "previous_rank", "name", "country", "rating", "elo",
@@ -112,8 +122,8 @@ class RankingCsvApi(APIView):
                 [
                     "" if entry.rank is None else entry.rank,
                     "" if entry.previous_rank is None else entry.previous_rank,
-                    entry.name,
-                    entry.country,
+                    spreadsheet_safe(entry.name),
+                    spreadsheet_safe(entry.country),
                     rounded(entry.rating),
                     repr(entry.elo),
                     repr(entry.glicko_rating),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -66,6 +67,9 @@ def _check_name(text: str, column: str) -> str | None:
         return f"{column} is blank"
     if len(text) > NAME_MAX_LENGTH:
         return f"{column} is longer than {NAME_MAX_LENGTH} characters"
+    control = next((char for char in text if unicodedata.category(char) == "Cc"), None)
+    if control is not None:
+        return f"{column} contains the control character U+{ord(control):04X}: expected text"
     return None
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from jsonschema import validate as validate_json
@@ -268,3 +269,41 @@ def test_a_field_with_its_own_pattern_keeps_it(document):
     parameters = document["paths"]["/api/v1/rankings/"]["get"]["parameters"]
     country = next(p for p in parameters if p["name"] == "country")
     assert country["schema"]["pattern"] == "^[A-Za-z]{2}$"
+
+
+# --- unexpected errors --------------------------------------------------------------------
+
+
+@pytest.fixture
+def failing_view(monkeypatch):
+    """An API view and a page view that raise, as a bug would, with DEBUG off (production)."""
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("leagues.selectors.league_list", boom)  # the API's and the page's
+
+
+def test_a_server_error_under_the_api_is_the_json_error_body(settings, document, failing_view):
+    settings.DEBUG = False
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/api/v1/leagues/")
+
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == "server_error"
+    assert "try again later" in body["detail"]
+    assert "a bug" not in body["detail"]  # nothing of the failure leaks to the client
+    validate_json(body, error_schema(document))
+
+
+def test_a_server_error_on_a_page_stays_the_html_page(settings, failing_view):
+    settings.DEBUG = False
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/leagues/")
+
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("text/html")

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Profile, api_token_hash
 from accounts.services import api_token_create, user_suspend
-from tests.accounts.factories import PASSWORD, make_superuser
+from tests.accounts.factories import PASSWORD, make_superuser, make_user
 
 SIGNUP = "/api/v1/accounts/signup/"
 ME = "/api/v1/accounts/me/"
@@ -591,3 +591,82 @@ def test_openapi_schema_documents_the_endpoints_and_token_scheme():
     for operations in paths.values():
         for operation in operations.values():
             assert operation["summary"]
+
+
+# --- look-alike names (issue 27, item 10) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("existing", "username", "message"),
+    [
+        ("ra", "r\u0430", "The username mixes scripts whose letters look alike (Cyrillic, Latin)"),
+        ("org1", "\u03bfrg1", "The username mixes scripts whose letters look alike (Greek, Latin)"),
+        ("pa", "\u0440\u0430", "This username looks like 'pa', which is taken"),  # all Cyrillic
+        ("ra", "\uff52\uff41", "This username is taken (usernames ignore case)."),  # full width
+        ("ra", "r\u200da", "Enter a valid username."),  # a zero-width joiner
+    ],
+)
+def test_signup_refuses_a_username_that_looks_like_another(api_client, existing, username, message):
+    make_user(existing)
+
+    response = api_client.post(
+        SIGNUP, {"username": username, "email": "look@example.org", "password": PASSWORD}
+    )
+
+    assert response.status_code == 400
+    assert message in response.json()["errors"]["username"][0]
+    assert not User.objects.filter(email="look@example.org").exists()
+
+
+@pytest.mark.parametrize(
+    "username", ["\u0438\u0432\u0430\u043d", "Zo\u00eb", "org_1", "\u03b1\u03b8\u03b7\u03bd\u03ac"]
+)
+def test_signup_takes_a_name_in_one_script(api_client, username):
+    """Cyrillic, Greek or accented Latin alone is fine: only a mix of look-alikes is refused."""
+    make_user("ra")
+
+    response = api_client.post(
+        SIGNUP, {"username": username, "email": "one@example.org", "password": PASSWORD}
+    )
+
+    assert response.status_code == 202, response.json()
+    assert User.objects.get(email="one@example.org").username == username
+
+
+@pytest.mark.parametrize(
+    ("display_name", "message"),
+    [
+        ("evil\u202egnp.exe", "an invisible formatting character (U+202E)"),  # RTL override
+        ("Al\u200bice", "an invisible formatting character (U+200B)"),  # zero-width space
+        ("Bell\x07", "a control character (U+0007)"),
+        ("Z" + "\u0301" * 20, "more than 3 accents or other combining marks on one letter"),
+    ],
+)
+def test_display_names_refuse_invisible_and_stacked_characters(
+    api_client, alice, display_name, message
+):
+    created = api_client.post(
+        SIGNUP,
+        {
+            "username": "dan",
+            "email": "dan@example.org",
+            "password": PASSWORD,
+            "display_name": display_name,
+        },
+    )
+    api_client.force_login(alice)
+    changed = api_client.patch(ME, {"display_name": display_name})
+
+    for answer in (created, changed):
+        assert answer.status_code == 400
+        assert message in answer.json()["errors"]["display_name"][0]
+    assert Profile.objects.get(user=alice).display_name == "Alice A."
+
+
+def test_a_display_name_keeps_its_accents(api_client, alice):
+    api_client.force_login(alice)
+
+    response = api_client.patch(ME, {"display_name": "Nguy\u1ec5n \u00c1o\u0301\u0323"})
+
+    assert response.status_code == 200
+    assert Profile.objects.get(user=alice).display_name == "Nguy\u1ec5n \u00c1o\u0301\u0323"

@@ -421,3 +421,38 @@ def test_token_revoke_is_post_only(client, alice):
     client.force_login(alice)
 
     assert client.get(reverse("accounts:token_revoke", args=[token.pk])).status_code == 405
+
+
+def test_signup_page_refuses_look_alike_and_invisible_names(client, bob):
+    response = client.post(
+        reverse("accounts:signup"),
+        signup_data(username="b\u043eb", display_name="Carol\u202e"),  # Cyrillic o; RTL override
+    )
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "mixes scripts whose letters look alike (Cyrillic, Latin)" in errors["username"][0]
+    assert "an invisible formatting character (U+202E)" in errors["display_name"][0]
+    assert not User.objects.filter(email="carol@example.org").exists()
+
+
+def test_profile_page_refuses_an_invisible_display_name(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("accounts:profile"),
+        {
+            "email": "alice@example.org",
+            "display_name": "A\u200dlice",
+            "country": "",
+            "time_zone": "UTC",
+        },
+    )
+
+    assert response.status_code == 200
+    assert (
+        "an invisible formatting character (U+200D)"
+        in response.context["form"].errors["display_name"][0]
+    )
+    alice.refresh_from_db()
+    assert alice.profile.display_name == "Alice A."

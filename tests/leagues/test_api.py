@@ -4,12 +4,18 @@ private league, rule changes and bad input."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth.models import Permission, User
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+from jsonschema import validate as validate_json
 from rest_framework.test import APIClient
 
 from leagues import services
 from leagues.audit import LEAGUE_MOVE
+from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership
 from moderation.models import AuditEntry
 from tests.accounts.factories import make_superuser, make_user
@@ -319,3 +325,56 @@ def test_values_of_the_wrong_json_type_are_refused_not_converted(world):
     )
     membership = Membership.objects.get(player=player)
     assert (membership.tier_requested, membership.this_season_only) == (None, False)
+
+
+def test_a_table_line_documents_its_tie_breaks_as_numbers_whole_or_not():
+    """A whole tie-break (3) and a half (2.5) both validate: the schema says ``number``, not
+    ``oneOf[number, integer]``, which every integer matches twice and so fails."""
+    document = json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(public=True)))
+    tiebreaks = document["components"]["schemas"]["TableLine"]["properties"]["tiebreaks"]
+
+    assert tiebreaks["additionalProperties"] == {
+        "type": "number",
+        "format": "double",
+        "nullable": True,
+    }
+    for value in (3, 2.5):  # (null: the OpenAPI `nullable` above, which jsonschema ignores)
+        validate_json({"sb": value}, tiebreaks)
+
+
+@pytest.mark.parametrize(
+    ("opens_at", "problem"),
+    [
+        ("9999-10-01T00:00:00Z", "9999-10-01 00:00 UTC is too far ahead: expected a time from "),
+        ("2026-02-28T09:00:00Z", "2026-02-28 09:00 UTC is in the past: expected a time from "),
+    ],
+)
+def test_season_one_opens_neither_in_the_past_nor_beyond_a_year(world, opens_at, problem):
+    """9999-10-01 was a 500 (OverflowError); a past date was taken and the season cancelled
+    itself within a minute. T0 is 2026-03-02 09:00 UTC."""
+    answer = world["clients"]["organiser"].post(
+        f"{L}/", {"name": "When", "first_registration_opens_at": opens_at}, format="json"
+    )
+
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["code"] == "invalid_settings"
+    message = body["errors"]["first_registration_opens_at"]
+    assert message.startswith(problem)
+    assert message.endswith(
+        "from 2026-03-01 09:00 UTC (a time within the last day opens registration at once) "
+        "to 2027-03-03 09:00 UTC, at most 366 days ahead."
+    )
+    assert not League.objects.filter(name="When").exists()
+
+
+def test_the_service_refuses_a_first_season_beyond_a_year_for_every_caller(organiser, clock):
+    with pytest.raises(InvalidLeagueSettings) as refused:
+        services.league_create(
+            organiser=organiser, name="Far", first_registration_opens_at=T0 + 367 * DAY
+        )
+    assert list(refused.value.extra["errors"]) == ["first_registration_opens_at"]
+    latest = services.league_create(
+        organiser=organiser, name="Next year", first_registration_opens_at=T0 + 366 * DAY
+    )
+    assert latest.seasons.get().registration_opens_at == T0 + 366 * DAY

@@ -192,6 +192,16 @@ def test_counts_left_empty_are_two_as_in_the_api(organiser, clock):
             "first_registration_opens_at",
             "Enter a valid date/time.",
         ),
+        (
+            {"first_registration_opens_at": "2026-02-28T09:00"},  # T0 is 2 March
+            "first_registration_opens_at",
+            "2026-02-28 09:00 UTC is in the past: expected a time from 2026-03-01 09:00 UTC",
+        ),
+        (
+            {"first_registration_opens_at": "9999-10-01T00:00"},
+            "first_registration_opens_at",
+            "9999-10-01 00:00 UTC is too far ahead: expected a time from",
+        ),
         ({"clock_kind": "sundial"}, "clock_kind", "Select a valid choice."),
         ({"bank_days": "0"}, "bank_days", "greater than or equal to 1."),
         (

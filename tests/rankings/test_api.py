@@ -249,3 +249,25 @@ def test_player_page(client, ranking):
     assert "Spring Cup" in html
     assert "1520" in html  # the peak and the first result
     assert client.get(reverse("rankings:player", args=[999999])).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "cell"),
+    [
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
+        ("+1+cmd", "'+1+cmd"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tTab", "'\tTab"),
+        ("\rReturn", "'\rReturn"),
+        ("ann=1", "ann=1"),  # only the first character starts a formula
+    ],
+)
+def test_csv_export_neutralises_formulas_in_names(api_client, ranking, name, cell):
+    """OWASP's rule: a cell a spreadsheet would read as a formula starts with a quote."""
+    Player.objects.filter(name="bob").update(name=name, country="=1")
+
+    response = api_client.get(reverse("rankings_api:export"))
+
+    rows = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+    assert [row[2:4] for row in rows[1:]] == [[cell, "'=1"], ["ann", "IE"], ["cy", ""]]

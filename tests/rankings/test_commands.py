@@ -147,3 +147,15 @@ def test_replay_runs_against_a_database_that_does_not_exist(tmp_path):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == _replay(_write(tmp_path, GOOD))
     assert not (tmp_path / "var" / "db.sqlite3").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b"])
+def test_import_refuses_a_control_character_with_its_line(tmp_path, control):
+    """A NUL byte used to crash the import with a traceback (PostgreSQL stores no NUL)."""
+    path = _write(tmp_path, GOOD + f"2024-01-07,Ann,B{control}b,1-0\n")
+    with pytest.raises(CommandError) as caught:
+        call_command("ratings_import", path)
+    expected = f"line 5: player2 contains the control character U+{ord(control):04X}"
+    assert expected in str(caught.value)
+    assert not RatedResult.objects.exists()
