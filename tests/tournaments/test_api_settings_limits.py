@@ -120,3 +120,20 @@ def test_an_invitation_names_a_username_of_the_documented_characters(orga):
 
     assert invite["username"]["pattern"] == r"^[\w.@+-]+$"
     assert (blank.status_code, set(blank.json()["errors"])) == (400, {"username"})
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "repeated"),
+    [(["bh", "bh"], "bh"), (["sb", "de", "sb", "win", "de"], "de, sb"), (["sb"] * 500, "sb")],
+)
+def test_a_tiebreak_listed_twice_is_refused_at_creation_and_update(orga, tiebreaks, repeated):
+    created = orga.post(T, {"name": "Beltane Open", "tiebreaks": tiebreaks}, format="json")
+    draft = orga.post(T, {"name": "Imbolc Open", "tiebreaks": ["bh"]}, format="json").json()
+    changed = orga.patch(f"{T}{draft['id']}/", {"tiebreaks": tiebreaks}, format="json")
+
+    for answer in (created, changed):
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+        assert answer.json()["errors"]["tiebreaks"] == (
+            f"Each tie-break at most once; repeated: {repeated}."
+        )
+    assert list(Tournament.objects.values_list("name", "tiebreaks")) == [("Imbolc Open", ["bh"])]
