@@ -130,7 +130,7 @@ def test_import_errors_are_clear(tmp_path, organiser):
     with pytest.raises(CommandError, match=r"line 2: expected the number of rounds \(XXR\)"):
         import_file(huge, "--organiser", "orga")
     eastern = tmp_path / "eastern.trf"
-    eastern.write_text("001    ١      A\n", encoding="utf-8")
+    eastern.write_text("001    \u0661      A\n", encoding="utf-8")
     with pytest.raises(CommandError, match="line 1: expected a starting rank"):
         import_file(eastern, "--organiser", "orga")
     empty = tmp_path / "empty.trf"
