@@ -13,7 +13,6 @@ from tournaments.services.formats.base import SectionRound, TournamentFormat
 from tournaments.services.rounds import _pair_by_system
 from tournaments.services.swiss import _withdraw_forfeiters
 
-
 #: The most rounds a Swiss may be given at creation (docs/TOURNAMENTS.md, "Limits"); at the
 #: start it must also have fewer rounds than players.
 SWISS_ROUNDS_MAX = 50
