@@ -194,9 +194,9 @@ def _validate(league: League) -> None:
             problems[f"{kind}_count"] = (
                 f"At most half the minimum division size ({league.division_min_size // 2})."
             )
-    unknown = tournament_selectors.tiebreak_codes_unknown(codes=list(league.tiebreaks or []))
-    if not isinstance(league.tiebreaks, list) or unknown:
-        problems["tiebreaks"] = f"Unknown tie-break(s): {', '.join(unknown)}."
+    tiebreaks_problem = tournament_selectors.tiebreak_codes_problem(codes=league.tiebreaks)
+    if tiebreaks_problem:
+        problems["tiebreaks"] = tiebreaks_problem
     if league.tiebreak_edition not in EDITIONS:
         problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     if league.withdrawal_policy not in Tournament.WithdrawalPolicy.values:

@@ -78,6 +78,20 @@ def tiebreak_codes_unknown(*, codes: list[str]) -> list[str]:
     return [code for code in codes if code not in TIEBREAKS]
 
 
+def tiebreak_codes_problem(*, codes: object) -> str | None:
+    """What is wrong with a list of tie-break codes, or None: each must be a known code, at
+    most once (so the list is no longer than the known tie-breaks)."""
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        return "A list of tie-break codes, e.g. ['sb', 'de']."
+    unknown = tiebreak_codes_unknown(codes=codes)
+    if unknown:
+        return f"Unknown tie-break(s): {', '.join(unknown)}."
+    repeated = sorted({code for code in codes if codes.count(code) > 1})
+    if repeated:
+        return f"Each tie-break at most once; repeated: {', '.join(repeated)}."
+    return None
+
+
 # --- Lists ------------------------------------------------------------------------------------
 
 

@@ -298,6 +298,25 @@ def test_tiebreaks_must_be_a_list_of_codes(world, tiebreaks, message):
     assert League.objects.get(pk=league.pk).tiebreaks == []
 
 
+@pytest.mark.parametrize("tiebreaks", [["bh", "bh"], ["sb"] * 500])
+def test_a_tiebreak_listed_twice_is_refused(world, tiebreaks):
+    org = world["clients"]["organiser"]
+    league = world["league"]
+
+    created = org.post(
+        f"{L}/",
+        {"name": "Twice", "first_registration_opens_at": T0.isoformat(), "tiebreaks": tiebreaks},
+        format="json",
+    )
+    changed = org.patch(f"{L}/{league.pk}/", {"tiebreaks": tiebreaks}, format="json")
+
+    for answer in (created, changed):
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+        assert "Each tie-break at most once; repeated: " in answer.json()["errors"]["tiebreaks"]
+    assert not League.objects.filter(name="Twice").exists()
+    assert League.objects.get(pk=league.pk).tiebreaks == []
+
+
 def test_values_of_the_wrong_json_type_are_refused_not_converted(world):
     org = world["clients"]["organiser"]
     season = world["season"]

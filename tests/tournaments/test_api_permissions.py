@@ -420,6 +420,10 @@ def test_inviting_someone_unknown_or_already_in(world):
 def test_trf_files_in_and_out(world):
     bad = _post(world, "organiser", f"{T}/import-trf/", {"trf": "012 Only a name\n001 broken"})
     assert (bad.status_code, bad.json()["code"]) == (400, "trf_invalid")
+    for text, line in (("012 Cup\nXXR 32768", 2), ("142 32768", 1)):
+        huge = _post(world, "organiser", f"{T}/import-trf/", {"trf": text})
+        assert (huge.status_code, huge.json()["code"]) == (400, "trf_invalid")
+        assert f"TRF line {line}: expected the number of rounds" in huge.json()["detail"]
     knockout = world.running(format="knockout", round_start_mode="round_by_round")
     answer = client_for(world, "anon").get(f"{T}/{knockout.pk}/trf/")
     assert (answer.status_code, answer.json()["code"]) == (409, "trf_knockout")

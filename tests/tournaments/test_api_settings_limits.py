@@ -120,3 +120,47 @@ def test_an_invitation_names_a_username_of_the_documented_characters(orga):
 
     assert invite["username"]["pattern"] == r"^[\w.@+-]+$"
     assert (blank.status_code, set(blank.json()["errors"])) == (400, {"username"})
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "repeated"),
+    [(["bh", "bh"], "bh"), (["sb", "de", "sb", "win", "de"], "de, sb"), (["sb"] * 500, "sb")],
+)
+def test_a_tiebreak_listed_twice_is_refused_at_creation_and_update(orga, tiebreaks, repeated):
+    created = orga.post(T, {"name": "Beltane Open", "tiebreaks": tiebreaks}, format="json")
+    draft = orga.post(T, {"name": "Imbolc Open", "tiebreaks": ["bh"]}, format="json").json()
+    changed = orga.patch(f"{T}{draft['id']}/", {"tiebreaks": tiebreaks}, format="json")
+
+    for answer in (created, changed):
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+        assert answer.json()["errors"]["tiebreaks"] == (
+            f"Each tie-break at most once; repeated: {repeated}."
+        )
+    assert list(Tournament.objects.values_list("name", "tiebreaks")) == [("Imbolc Open", ["bh"])]
+
+
+@pytest.mark.parametrize(
+    ("rounds", "message"),
+    [
+        ({"rounds_planned": 32767}, "At most 50 rounds in a Swiss event."),
+        ({"rounds_planned": 51}, "At most 50 rounds in a Swiss event."),
+        ({"rounds_planned": 8, "max_players": 8}, "Fewer rounds than the most players (8)"),
+    ],
+)
+def test_a_swiss_with_absurdly_many_rounds_is_refused(orga, rounds, message):
+    created = orga.post(T, {"name": "Samhain Swiss", "format": "swiss", **rounds}, format="json")
+    draft = orga.post(T, {"name": "Yule Swiss", "format": "swiss", "rounds_planned": 5})
+    changed = orga.patch(f"{T}{draft.json()['id']}/", rounds, format="json")
+
+    for answer in (created, changed):
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+        assert message in answer.json()["errors"]["rounds_planned"]
+    assert list(Tournament.objects.values_list("name", "rounds_planned")) == [("Yule Swiss", 5)]
+
+
+def test_fifty_rounds_are_accepted(orga):
+    created = orga.post(
+        T, {"name": "Long Swiss", "format": "swiss", "rounds_planned": 50}, format="json"
+    )
+
+    assert created.status_code == 201, created.json()

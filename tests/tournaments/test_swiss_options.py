@@ -4,6 +4,7 @@ forbidden pairs, Baku acceleration, and pairing by hand around the byes."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from fractions import Fraction
 
 import pytest
@@ -235,7 +236,7 @@ def test_the_organiser_marks_a_player_absent_audited(swiss, organiser, commit):
 
 
 def test_a_player_who_loses_by_forfeit_too_often_is_withdrawn(swiss, commit):
-    tournament = swiss(size=4, forfeits_to_withdraw=1)
+    tournament = swiss(size=4, forfeits_to_withdraw=1, rounds_planned=3)
     link = round_links(tournament, 1)[0]
     with commit():  # Orange resigns before making a move: a forfeit
         game_services.game_resign(game_id=link.game.pk, user=link.orange.player)
@@ -243,6 +244,46 @@ def test_a_player_who_loses_by_forfeit_too_often_is_withdrawn(swiss, commit):
     assert link.orange.status == "withdrawn" and link.orange.withdrawn_after_round == 1
     play_round(tournament, 1, commit=commit)
     assert link.orange.name not in {name for pair in pairs_of(tournament, 2) for name in pair}
+
+
+# --- The number of rounds against the players who came ---------------------------------------
+
+
+def test_a_swiss_with_as_many_rounds_as_players_does_not_start(make_tournament, organiser):
+    tournament = make_tournament(format="swiss", rounds_planned=3)
+    register_all(tournament, [make_user(f"s{i}") for i in range(1, 4)])
+
+    with pytest.raises(DomainError) as refused:
+        services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+
+    assert code_of(refused) == "invalid_settings"
+    assert refused.value.extra["errors"] == {
+        "rounds_planned": "A Swiss of 3 players can have at most 2 rounds, not 3; "
+        "lower the number of rounds."
+    }
+    assert Tournament.objects.get(pk=tournament.pk).status == "registration"
+    assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_an_automatic_start_with_as_many_rounds_as_players_cancels_the_event(
+    make_tournament, commit
+):
+    starts_at = T0 + timedelta(days=1)
+    tournament = make_tournament(
+        format="swiss", rounds_planned=3, start_mode="at_date", starts_at=starts_at
+    )
+    register_all(tournament, [make_user(f"s{i}") for i in range(1, 4)])
+
+    with commit():
+        services.tournaments_advance(now=starts_at)
+
+    tournament.refresh_from_db()
+    assert tournament.status == "cancelled"
+    assert tournament.status_note == (
+        f"{tournament.name} cannot start: A Swiss of 3 players can have at most 2 rounds, "
+        "not 3; lower the number of rounds."
+    )
+    assert not Round.objects.filter(tournament=tournament).exists()
 
 
 # --- Forbidden pairs and acceleration --------------------------------------------------------

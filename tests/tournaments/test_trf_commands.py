@@ -125,6 +125,14 @@ def test_import_errors_are_clear(tmp_path, organiser):
     bad.write_text("001 abcd nonsense\n", encoding="utf-8")
     with pytest.raises(CommandError, match="line 1: expected a starting rank"):
         import_file(bad, "--organiser", "orga")
+    huge = tmp_path / "huge.trf"
+    huge.write_text("012 Cup\nXXR 32768\n001    1      A\n", encoding="utf-8")
+    with pytest.raises(CommandError, match=r"line 2: expected the number of rounds \(XXR\)"):
+        import_file(huge, "--organiser", "orga")
+    eastern = tmp_path / "eastern.trf"
+    eastern.write_text("001    \u0661      A\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="line 1: expected a starting rank"):
+        import_file(eastern, "--organiser", "orga")
     empty = tmp_path / "empty.trf"
     empty.write_text("012 Nothing\n", encoding="utf-8")
     with pytest.raises(CommandError, match="no player lines"):

@@ -253,12 +253,9 @@ def _schedule_problems(t: Tournament) -> dict[str, str]:
 def _standings_problems(t: Tournament) -> dict[str, str]:
     """The tie-breaks and their edition."""
     problems: dict[str, str] = {}
-    if not isinstance(t.tiebreaks, list) or not all(isinstance(c, str) for c in t.tiebreaks):
-        problems["tiebreaks"] = "A list of tie-break codes, e.g. ['SB', 'DE']."
-    else:
-        unknown = selectors.tiebreak_codes_unknown(codes=t.tiebreaks)
-        if unknown:
-            problems["tiebreaks"] = f"Unknown tie-break(s): {', '.join(unknown)}."
+    tiebreaks_problem = selectors.tiebreak_codes_problem(codes=t.tiebreaks)
+    if tiebreaks_problem:
+        problems["tiebreaks"] = tiebreaks_problem
     if t.tiebreak_edition not in EDITIONS:
         problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     return problems

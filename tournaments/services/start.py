@@ -39,8 +39,9 @@ def tournament_start(*, tournament_id: int, actor: User, now: datetime | None = 
 def _start(tournament: Tournament, *, now: datetime, automatic: bool) -> None:
     """Seed the registered players, make the rounds and start the first (or every) round.
 
-    An automatic start with too few players cancels the event (and says why); a start by
-    the organiser raises ``TooFewPlayers`` instead.
+    An automatic start with too few players, or too few for the format (a Swiss with as many
+    rounds as players), cancels the event (and says why); a start by the organiser raises
+    ``TooFewPlayers`` or ``InvalidSettings`` instead.
     """
     entries = list(
         tournament.entries.filter(status=Entry.Status.APPROVED)
@@ -55,6 +56,16 @@ def _start(tournament: Tournament, *, now: datetime, automatic: bool) -> None:
         if not automatic:
             raise errors.TooFewPlayers(detail)
         _cancel(tournament, note=detail, now=now)
+        return
+    problem = tournament_format_for(format=tournament.format).start_problem(
+        tournament, players=len(entries)
+    )
+    if problem is not None:
+        if not automatic:
+            raise errors.InvalidSettings(
+                f"Invalid settings: rounds_planned: {problem}", errors={"rounds_planned": problem}
+            )
+        _cancel(tournament, note=f"{tournament} cannot start: {problem}", now=now)
         return
     _seed(tournament, entries)
     tournament.status = Tournament.Status.RUNNING

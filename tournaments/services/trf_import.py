@@ -59,11 +59,9 @@ def tournament_import_trf(
     two player lines disagree on.
     """
     now = now or timezone.now()
-    unknown = selectors.tiebreak_codes_unknown(codes=list(tiebreaks))
-    if unknown:
-        raise errors.InvalidSettings(
-            f"Unknown tie-break(s): {', '.join(unknown)}.", code="unknown_tiebreak"
-        )
+    tiebreaks_problem = selectors.tiebreak_codes_problem(codes=list(tiebreaks))
+    if tiebreaks_problem:
+        raise errors.InvalidSettings(tiebreaks_problem, code="unknown_tiebreak")
     base = (name or trf.name or "Imported event").strip()[:200]
     unique = _name_free_for_import(base, now=now)
     tournament = Tournament.objects.create(

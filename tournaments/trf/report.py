@@ -22,6 +22,7 @@ not written and reads back as ``None``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -51,6 +52,13 @@ _RESULTS_WITH_GAME = frozenset("1=0WDL")
 _RESULTS_WITHOUT_OPPONENT = frozenset("HFUZ")
 _QUOTE_LIMIT = 24
 _RIGHT_ALIGNED = frozenset({"title", "fide_id", "points", "rank"})
+#: Numbers are ASCII digits only (``str.isdigit`` also takes other scripts' digits).
+_DIGITS = re.compile(r"[0-9]+")
+#: The most rounds a file may declare (``142`` or ``XXR``): three digits, and far above any
+#: event the site runs (docs/TOURNAMENTS.md, "Limits").
+ROUNDS_MAX = 999
+#: Starting ranks, opponents, ratings and final ranks: the four columns of their fields.
+NUMBER_MAX = 9999
 
 
 class TrfError(ValueError):
@@ -91,7 +99,7 @@ class TrfTournament:
             declared = next(
                 (line[4:].strip() for line in self.extra_lines if line.startswith("XXR ")), None
             )
-        if declared is not None and declared.isdigit():
+        if declared is not None and _DIGITS.fullmatch(declared):
             return int(declared)
         return max(
             (
@@ -136,10 +144,12 @@ def parse_trf(text: str) -> TrfTournament:
                 )
             lines_of[player.number] = line_number
             players.append(player)
-        elif len(code) == 3 and code.isdigit() and code.endswith("2"):
+        elif len(code) == 3 and _DIGITS.fullmatch(code) and code.endswith("2"):
             _check_header(code, line[4:], line_number)
             header.append((code, line[4:]))
         else:
+            if code == "XXR":
+                _check_rounds(line[4:], line_number, field="the number of rounds (XXR)")
             extra.append(line)
     _check_opponents(players, lines_of)
     return TrfTournament(tuple(header), tuple(players), tuple(extra))
@@ -165,20 +175,33 @@ def _columns(line: str, first: int, last: int) -> str:
     return line[first - 1 : last]
 
 
+def _number(text: str, *, low: int, high: int) -> int | None:
+    """The whole number ``text`` holds (ASCII digits) if it is from ``low`` to ``high``."""
+    value = text.strip()
+    if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
+        return None
+    return int(value)
+
+
+def _check_rounds(text: str, line_number: int, *, field: str) -> None:
+    if _number(text, low=0, high=ROUNDS_MAX) is None:
+        raise TrfError(line_number, f"{field} as a whole number 0-{ROUNDS_MAX}", text)
+
+
 def _check_header(code: str, text: str, line_number: int) -> None:
     value = text.strip()
-    if code == "142" and not value.isdigit():
-        raise TrfError(line_number, "the number of rounds (142) as a whole number", text)
+    if code == "142":
+        _check_rounds(text, line_number, field="the number of rounds (142)")
     if code == "152" and value.upper() not in ("W", "B"):
         raise TrfError(line_number, "the initial colour (152) W or B", text)
 
 
 def _parse_player(line: str, line_number: int) -> PlayerRecord:
-    number_text = _columns(line, 5, 8).strip()
-    if not number_text.isdigit() or not 1 <= int(number_text) <= 9999:
+    number = _number(_columns(line, 5, 8), low=1, high=NUMBER_MAX)
+    if number is None:
         raise TrfError(line_number, "a starting rank 1-9999 in columns 5-8", _columns(line, 5, 8))
     rating_text = _columns(line, *_RATING).strip()
-    if rating_text and not rating_text.isdigit():
+    if rating_text and _number(rating_text, low=0, high=NUMBER_MAX) is None:
         raise TrfError(line_number, "a rating (digits) in columns 49-52", rating_text)
     extra = {}
     for key, (first, last) in PLAYER_FIELDS.items():
@@ -187,7 +210,7 @@ def _parse_player(line: str, line_number: int) -> PlayerRecord:
             extra[key] = value
     if "points" in extra:
         _check_points(extra["points"], line_number)
-    if "rank" in extra and not extra["rank"].isdigit():
+    if "rank" in extra and _number(extra["rank"], low=0, high=NUMBER_MAX) is None:
         raise TrfError(line_number, "a rank (digits) in columns 86-89", extra["rank"])
     gap = _columns(line, 90, _FIRST_ROUND_COLUMN - 1)
     if gap.strip():
@@ -196,12 +219,14 @@ def _parse_player(line: str, line_number: int) -> PlayerRecord:
     start = _FIRST_ROUND_COLUMN
     round_number = 1
     while start <= len(line):
+        if round_number > ROUNDS_MAX:
+            raise TrfError(line_number, f"at most {ROUNDS_MAX} rounds", line[start - 1 :])
         block = line[start - 1 : start - 1 + _ROUND_WIDTH]
         rounds.append(_parse_round(block, round_number, start, line_number))
         start += _ROUND_WIDTH
         round_number += 1
     return PlayerRecord(
-        number=int(number_text),
+        number=number,
         name=_columns(line, *_NAME).strip(),
         rating=int(rating_text) if rating_text else None,
         rounds=tuple(rounds),
@@ -224,8 +249,8 @@ def _parse_round(block: str, round_number: int, column: int, line_number: int) -
         raise TrfError(line_number, f"'NNNN c r' with single blanks between for {where}", block)
     if opponent_text.strip() in ("", "0000"):
         opponent = None
-    elif opponent_text.strip().isdigit():
-        opponent = int(opponent_text)
+    elif (found := _number(opponent_text, low=1, high=NUMBER_MAX)) is not None:
+        opponent = found
     else:
         raise TrfError(line_number, f"an opponent's starting rank or 0000 for {where}", block)
     if colour_text.lower() not in ("w", "b", "-", " "):

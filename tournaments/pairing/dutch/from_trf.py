@@ -117,7 +117,7 @@ def _requested_byes(extra_lines: tuple[str, ...], round_number: int) -> frozense
     for line in extra_lines:
         if line.startswith("240 "):
             words = line[4:].split()
-            if len(words) < 2 or not words[1].isdigit():
+            if len(words) < 2 or not (words[1].isascii() and words[1].isdigit()):
                 raise TrfPairingError(f"record 240: expected 'type round players', found {line!r}")
             if int(words[1]) == round_number:
                 absent.update(_numbers(" ".join(words[2:]), "record 240"))

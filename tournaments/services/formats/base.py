@@ -89,6 +89,10 @@ class TournamentFormat(ABC):
         """Whether rounds of this format can be paired now (its pairing system is in)."""
         return self.code in pairing_formats()
 
+    def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
+        """Why the event cannot start with ``players`` players (beyond the minimum), or None."""
+        return None
+
     @abstractmethod
     def rounds_total(self, tournament: Tournament) -> int:
         """The number of rounds, once the players are seeded."""

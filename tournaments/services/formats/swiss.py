@@ -13,6 +13,10 @@ from tournaments.services.formats.base import SectionRound, TournamentFormat
 from tournaments.services.rounds import _pair_by_system
 from tournaments.services.swiss import _withdraw_forfeiters
 
+#: The most rounds a Swiss may be given at creation (docs/TOURNAMENTS.md, "Limits"); at the
+#: start it must also have fewer rounds than players.
+SWISS_ROUNDS_MAX = 50
+
 
 class Swiss(TournamentFormat):
     code = Tournament.Format.SWISS
@@ -26,6 +30,13 @@ class Swiss(TournamentFormat):
         problems: dict[str, str] = {}
         if not t.rounds_planned:
             problems["rounds_planned"] = "A Swiss event needs its number of rounds."
+        elif t.rounds_planned > SWISS_ROUNDS_MAX:
+            problems["rounds_planned"] = f"At most {SWISS_ROUNDS_MAX} rounds in a Swiss event."
+        elif t.max_players is not None and t.rounds_planned >= t.max_players:
+            problems["rounds_planned"] = (
+                f"Fewer rounds than the most players ({t.max_players}): a Swiss of n players "
+                "cannot pair n or more rounds."
+            )
         last = t.late_entry_last_round
         if last is not None and not (2 <= last <= (t.rounds_planned or 0)):
             problems["late_entry_last_round"] = (
@@ -38,6 +49,15 @@ class Swiss(TournamentFormat):
         if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw < 1:
             problems["forfeits_to_withdraw"] = "At least 1, or empty."
         return problems
+
+    def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
+        """Too many rounds for the players who came: a Swiss of n players has fewer than n."""
+        if tournament.rounds_planned and tournament.rounds_planned >= players:
+            return (
+                f"A Swiss of {players} players can have at most {players - 1} "
+                f"rounds, not {tournament.rounds_planned}; lower the number of rounds."
+            )
+        return None
 
     def rounds_total(self, tournament: Tournament) -> int:
         """The organiser's number (required to open the event)."""
