@@ -24,6 +24,7 @@ from tests.accounts.factories import make_user
 from tests.security.matrix import (
     ANONYMOUS,
     ARBITER,
+    COMPETITION_ROLES,
     LAPSED_ORGANISER,
     NOBODY,
     OPPONENT,
@@ -213,19 +214,7 @@ COMPETITION_ROWS = [
         "ladder: remove a player (the ladder's page)",
         "POST",  # back to the ladder's page (anonymous: to the login), refused or done
         lambda world: f"/ladders/{ladder(world).pk}/remove/",
-        dict.fromkeys(
-            (
-                ANONYMOUS,
-                PLAYER,
-                STAFF,
-                ORGANISER,
-                LAPSED_ORGANISER,
-                OTHER_ORGANISER,
-                ARBITER,
-                SUPERUSER,
-            ),
-            302,
-        ),
+        dict.fromkeys(COMPETITION_ROLES, 302),
         _actor,
         body=lambda world: {"player": world.users[PLAYER].pk, "reason": REASON},
         changed=_removed,

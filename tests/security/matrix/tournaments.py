@@ -22,6 +22,7 @@ from tests.accounts.factories import make_user
 from tests.security.matrix import (
     ANONYMOUS,
     ARBITER,
+    COMPETITION_ROLES,
     LAPSED_ORGANISER,
     NOBODY,
     ORGANISER,
@@ -363,19 +364,7 @@ COMPETITION_ROWS = [
             f"/tournaments/{_event(world, 'running').pk}/manage/games/"
             f"{_running_game(world).pk}/adjudicate/"
         ),
-        dict.fromkeys(
-            (
-                ANONYMOUS,
-                PLAYER,
-                STAFF,
-                ORGANISER,
-                LAPSED_ORGANISER,
-                OTHER_ORGANISER,
-                ARBITER,
-                SUPERUSER,
-            ),
-            302,
-        ),
+        dict.fromkeys(COMPETITION_ROLES, 302),
         _actor,
         body={**REASON_BODY, "result": "1-0", "back": "manage"},
         changed=lambda world: (
