@@ -306,7 +306,9 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
 def _knockout_rows(tournament: Tournament) -> list[StandingsRow]:
     """Places by the round a player went out in (``knockout_places``), never by points;
     players who went out in the same round share the places, listed by seed."""
-    entries = {e.pk: e for e in tournament.entries.filter(seed__isnull=False)}
+    entries = {
+        e.pk: e for e in tournament.entries.filter(seed__isnull=False).select_related("player")
+    }
     exits: dict[int, int | None] = dict.fromkeys(entries)
     for match in KnockoutMatch.objects.filter(round__tournament=tournament).select_related("round"):
         if match.winner_id is not None and match.lower_id is not None:

@@ -201,6 +201,13 @@ class BracketMatchView:
     def is_bye(self) -> bool:
         return self.bottom is None
 
+    @property
+    def decided_how(self) -> str:
+        """How a match was decided other than on its games: higher seed, organiser, ..."""
+        if self.decided_by in ("", KnockoutMatch.DecidedBy.GAMES, KnockoutMatch.DecidedBy.BYE):
+            return ""
+        return str(KnockoutMatch.DecidedBy(self.decided_by).label)
+
 
 @dataclass(frozen=True)
 class BracketRound:

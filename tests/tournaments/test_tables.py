@@ -307,3 +307,63 @@ def test_the_bracket_shows_rounds_to_come(make_tournament, organiser, players, c
         tables.tournament_bracket(tournament=make_tournament(format="swiss", rounds_planned=3))
         == []
     )
+
+
+# --- Pages and API ------------------------------------------------------------------------------
+
+
+def test_the_page_shows_byes_the_legend_and_the_round_table(swiss_with_byes, client):
+    html = client.get(f"/tournaments/{swiss_with_byes.pk}/").content.decode()
+    assert '<td class="byes">+B 1B</td>' in html  # p5's crosstable row
+    assert "<dt>½B</dt><dd>half-point bye, asked for ahead of the round</dd>" in html
+    assert 'class="round-table"' in html and '<th scope="col" class="num">R3</th>' in html
+    assert 'title="Playing"' in html  # p4 v p1 still running
+    assert 'class="bracket"' not in html
+
+
+def test_the_page_draws_the_bracket_and_shared_places(knockout_of_three, client):
+    html = client.get(f"/tournaments/{knockout_of_three.pk}/").content.decode()
+    assert '<h2 id="bracket-h">Bracket</h2>' in html
+    assert html.count('<li class="bracket-match') == 3 and '<li class="bracket-match bye">' in html
+    assert '<div class="bracket-side winner">' in html
+    assert "(decided by: higher seed)" in html
+    assert '<td class="stage">Out in the semi-finals</td>' in html
+    assert 'class="round-table"' not in html
+
+
+def test_the_api_gives_the_round_table(swiss_with_byes, client):
+    body = client.get(f"/api/v1/tournaments/{swiss_with_byes.pk}/rounds-table/").json()
+    (table,) = body
+    assert table["rounds"] == [1, 2, 3]
+    rows = {row["name"]: row for row in table["rows"]}
+    assert rows["p5"]["rank"] == 1 and rows["p5"]["points"] == 2
+    assert [(c["opponent"], c["colour"], c["mark"], c["pending"]) for c in rows["p1"]["cells"]] == [
+        (3, "orange", "1", False),
+        (None, None, "½B", False),
+        (4, "blue", "", True),
+    ]
+    knockout = client.get(f"/api/v1/tournaments/{swiss_with_byes.pk}/bracket/").json()
+    assert knockout == []
+
+
+def test_the_api_gives_the_bracket(knockout_of_three, client):
+    rounds = client.get(f"/api/v1/tournaments/{knockout_of_three.pk}/bracket/").json()
+    assert [r["name"] for r in rounds] == ["Semi-finals", "Final"]
+    bye, played = rounds[0]["matches"]
+    assert (bye["top"]["username"], bye["bottom"], bye["decided_by"]) == ("p1", None, "bye")
+    assert [
+        (s["username"], s["score"], s["winner"]) for s in (played["top"], played["bottom"])
+    ] == [
+        ("p2", 2, True),
+        ("p3", 2, False),
+    ]
+    assert len(played["games"]) == 4 and all(g["game_id"] for g in played["games"])
+    (final,) = rounds[1]["matches"]
+    assert (final["top"]["score"], final["bottom"]["score"]) == (0.5, 1.5)
+    assert client.get(f"/api/v1/tournaments/{knockout_of_three.pk}/rounds-table/").json() == []
+    standings = client.get(f"/api/v1/tournaments/{knockout_of_three.pk}/standings/").json()
+    assert [(r["username"], r["place"], r["stage"]) for r in standings["rows"]] == [
+        ("p2", "1", "Winner"),
+        ("p1", "2", "Out in the final"),
+        ("p3", "3", "Out in the semi-finals"),
+    ]
