@@ -340,11 +340,11 @@ def _knockout_rows(tournament: Tournament) -> list[StandingsRow]:
 
 
 def _knockout_stage(tournament: Tournament, out_in: int | None) -> str:
-    """The stage a knockout player reached: out in the Final, Semi-finals, ...; the winner."""
+    """The stage a knockout player reached: the round they went out in (Final, Semi-finals,
+    ...), Winner, or Still in while the event runs."""
     if out_in is None:
         return "Winner" if tournament.status == Tournament.Status.FINISHED else "Still in"
-    name = knockout_round_name(out_in, max(tournament.rounds_planned or 0, out_in)).lower()
-    return f"Out in {name}" if name.startswith("round") else f"Out in the {name}"
+    return knockout_round_name(out_in, max(tournament.rounds_planned or 0, out_in))
 
 
 def _game_points(result: str) -> tuple[Fraction, Fraction]:

@@ -469,8 +469,8 @@ class StandingsRowSerializer(serializers.Serializer):
     )
     stage = serializers.CharField(
         allow_blank=True,
-        help_text="A knockout: the stage reached (Winner, Still in, Out in the final, ...); "
-        "empty for other formats.",
+        help_text="A knockout: the stage reached (Winner, Still in, or the round the player "
+        "went out in: Final, Semi-finals, ...); empty for other formats.",
     )
     entry_id = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The player's number in the section.")

@@ -217,8 +217,8 @@ def test_knockout_places_go_by_the_stage_reached_not_points(knockout_of_three):
     rows = selectors.tournament_standings(tournament=knockout_of_three).rows
     assert [(r.name, r.place, r.stage, r.points) for r in rows] == [
         ("p2", "1", "Winner", Fraction(7, 2)),
-        ("p1", "2", "Out in the final", Fraction(1, 2)),
-        ("p3", "3", "Out in the semi-finals", 2),
+        ("p1", "2", "Final", Fraction(1, 2)),
+        ("p3", "3", "Semi-finals", 2),
     ]
     stored = Entry.objects.filter(tournament=knockout_of_three).order_by("final_rank")
     assert [(e.name, e.final_rank) for e in stored] == [("p2", 1), ("p1", 2), ("p3", 3)]
@@ -240,9 +240,9 @@ def test_knockout_semi_finalists_share_third_place(make_tournament, organiser, p
     assert [(r.number, r.place, r.stage) for r in rows] == [
         (1, "1\u20132", "Still in"),
         (2, "1\u20132", "Still in"),
-        (3, "3\u20134", "Out in the semi-finals"),
-        (4, "3\u20134", "Out in the semi-finals"),
-        (5, "5", "Out in the quarter-finals"),
+        (3, "3\u20134", "Semi-finals"),
+        (4, "3\u20134", "Semi-finals"),
+        (5, "5", "Quarter-finals"),
     ]
     assert [r.rank for r in rows] == [1, 1, 3, 3, 5]
 
@@ -327,7 +327,7 @@ def test_the_page_draws_the_bracket_and_shared_places(knockout_of_three, client)
     assert html.count('<li class="bracket-match') == 3 and '<li class="bracket-match bye">' in html
     assert '<div class="bracket-side winner">' in html
     assert "(decided by: higher seed)" in html
-    assert '<td class="stage">Out in the semi-finals</td>' in html
+    assert '<td class="stage">Semi-finals</td>' in html
     assert 'class="round-table"' not in html
 
 
@@ -364,6 +364,6 @@ def test_the_api_gives_the_bracket(knockout_of_three, client):
     standings = client.get(f"/api/v1/tournaments/{knockout_of_three.pk}/standings/").json()
     assert [(r["username"], r["place"], r["stage"]) for r in standings["rows"]] == [
         ("p2", "1", "Winner"),
-        ("p1", "2", "Out in the final"),
-        ("p3", "3", "Out in the semi-finals"),
+        ("p1", "2", "Final"),
+        ("p3", "3", "Semi-finals"),
     ]
