@@ -317,7 +317,7 @@ def _knockout_rows(tournament: Tournament) -> list[StandingsRow]:
     places = knockout_places(exits)
     points: dict[int, Fraction] = defaultdict(Fraction)
     for link in tournament.games.all():
-        orange, blue = _game_points(link.result)
+        orange, blue = game_points(result=link.result)
         points[link.orange_id] += orange
         points[link.blue_id] += blue
     order = sorted(entries.values(), key=lambda e: (places[e.pk].first, e.seed))
@@ -347,7 +347,8 @@ def _knockout_stage(tournament: Tournament, out_in: int | None) -> str:
     return knockout_round_name(out_in, max(tournament.rounds_planned or 0, out_in))
 
 
-def _game_points(result: str) -> tuple[Fraction, Fraction]:
+def game_points(*, result: str) -> tuple[Fraction, Fraction]:
+    """Orange's and Blue's points for a game's result; 0-0 while it runs or if cancelled."""
     outcomes = OUTCOMES.get(result)
     if outcomes is None:
         return Fraction(0), Fraction(0)

@@ -15,8 +15,8 @@ from django.db.models import Prefetch
 
 from tournaments.models import Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.knockout import knockout_round_name
-from tournaments.records import OUTCOMES, SectionField, section_fields
-from tournaments.selectors import Standings, StandingsRow, tournament_standings
+from tournaments.records import SectionField, section_fields
+from tournaments.selectors import Standings, StandingsRow, game_points, tournament_standings
 from tournaments.standings import Colour, Outcome, PointSystem, RoundRecord, outcome_mark
 
 _POINTS = PointSystem()
@@ -251,7 +251,7 @@ def tournament_bracket(*, tournament: Tournament) -> list[BracketRound]:
 def _bracket_match(match: KnockoutMatch, previous: list[BracketMatchView]) -> BracketMatchView:
     scores = {match.higher_id: Fraction(0), match.lower_id: Fraction(0)}
     for link in match.games.all():
-        orange, blue = _game_points(link.result)
+        orange, blue = game_points(result=link.result)
         scores[link.orange_id] = scores.get(link.orange_id, Fraction(0)) + orange
         scores[link.blue_id] = scores.get(link.blue_id, Fraction(0)) + blue
     sides = [_side(entry, match, scores) for entry in (match.higher, match.lower) if entry]
@@ -305,11 +305,3 @@ def _bracket_to_come(previous: list[BracketMatchView]) -> list[BracketMatchView]
         BracketMatchView(index + 1, coming(upper), coming(lower), decided_by="", games=[])
         for index, (upper, lower) in enumerate(zip(previous[::2], previous[1::2], strict=True))
     ]
-
-
-def _game_points(result: str) -> tuple[Fraction, Fraction]:
-    """Orange's and Blue's points in a decided game; 0-0 while it runs or if cancelled."""
-    outcomes = OUTCOMES.get(result)
-    if outcomes is None:
-        return Fraction(0), Fraction(0)
-    return _POINTS.points(outcomes[0]), _POINTS.points(outcomes[1])

@@ -342,6 +342,8 @@ def test_the_api_gives_the_round_table(swiss_with_byes, client):
         (None, None, "½B", False),
         (4, "blue", "", True),
     ]
+    crosstable = client.get(f"/api/v1/tournaments/{swiss_with_byes.pk}/crosstable/").json()
+    assert {row["name"]: row["byes"] for row in crosstable[0]["rows"]}["p5"] == ["+B", "1B"]
     knockout = client.get(f"/api/v1/tournaments/{swiss_with_byes.pk}/bracket/").json()
     assert knockout == []
 

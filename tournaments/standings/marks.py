@@ -32,7 +32,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("+B", "pairing-allocated bye (the odd player out): a win's points"),
     ("1B", "full-point bye"),
     ("½B", "half-point bye, asked for ahead of the round"),
-    ("0B", "absent: a zero-point bye"),
+    ("0B", "zero-point bye: absent, or the round off of a round robin with an odd number"),
 )
 
 
