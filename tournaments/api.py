@@ -255,7 +255,8 @@ class TournamentTrfImportApi(LoggedInApi):
     @extend_schema(
         operation_id="tournaments_trf_import",
         summary="Import a finished event from a TRF file (organisers)",
-        description="A file that does not parse gets 400 `trf_invalid` naming the line.",
+        description="A file that does not parse gets 400 `trf_invalid` naming the line; one "
+        "with no player line (001), blank for instance, gets 400 `trf_invalid` too.",
         request=s.TrfImportInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,
