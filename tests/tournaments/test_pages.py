@@ -319,3 +319,24 @@ def test_staff_with_one_permission_see_only_its_actions(make_tournament, organis
     )
 
     assert (html.count(">Remove</button>"), html.count("Adjudicate…")) == (4, 0)
+
+
+def test_the_form_shows_a_setting_out_of_range_on_its_field(organiser):
+    """The page refuses what the API refuses, with the same words, on the field."""
+    client = login(organiser)
+    form = client.get("/tournaments/new/").context["form"]
+    data = {
+        name: value
+        for name, value in ((n, form[n].value()) for n in form.fields)
+        if value is not None and value is not False
+    }
+
+    refused = client.post(
+        "/tournaments/new/", {**data, "name": "Lammas Cup", "round_duration_days": 0}
+    )
+
+    assert refused.status_code == 400
+    assert refused.context["form"].errors["round_duration_days"] == [
+        "From 1 to 365 days, or empty; not 0."
+    ]
+    assert not Tournament.objects.exists()

@@ -20,6 +20,7 @@ from tournaments.records import SectionField
 
 # Settings that only a Swiss event uses, with the value every other format keeps.
 SWISS_ONLY_DEFAULTS: dict[str, Any] = {
+    "rounds_planned": None,  # the other formats' rounds follow from the players
     "late_entry_last_round": None,
     "half_point_byes_max": 0,
     "forfeits_to_withdraw": None,

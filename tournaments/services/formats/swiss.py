@@ -10,12 +10,9 @@ from tournaments.models import Bye, Round, Tournament, TournamentGame
 from tournaments.pairing.base import RoundPairing
 from tournaments.records import SectionField
 from tournaments.services.formats.base import SectionRound, TournamentFormat
+from tournaments.services.limits import SWISS_ROUNDS_MAX
 from tournaments.services.rounds import _pair_by_system
 from tournaments.services.swiss import _withdraw_forfeiters
-
-#: The most rounds a Swiss may be given at creation (docs/TOURNAMENTS.md, "Limits"); at the
-#: start it must also have fewer rounds than players.
-SWISS_ROUNDS_MAX = 50
 
 
 class Swiss(TournamentFormat):
@@ -46,8 +43,11 @@ class Swiss(TournamentFormat):
             problems["late_entry_bye"] = "Z (no points) or H (half a point) per missed round."
         if t.half_point_byes_max > (t.rounds_planned or 0):
             problems["half_point_byes_max"] = f"At most the number of rounds ({t.rounds_planned})."
-        if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw < 1:
-            problems["forfeits_to_withdraw"] = "At least 1, or empty."
+        if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw > (t.rounds_planned or 0):
+            problems["forfeits_to_withdraw"] = (
+                f"At most the number of rounds ({t.rounds_planned}), or empty: a player "
+                "cannot lose more games by forfeit than there are rounds."
+            )
         return problems
 
     def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
