@@ -7,6 +7,11 @@ the settings are checked together (``setup._validate`` and the formats)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournaments.models import Tournament
 
 #: The most rounds a Swiss may be given at creation; at the start it must also have fewer
 #: rounds than players.
@@ -52,3 +57,26 @@ SETTING_RANGES: dict[str, SettingRange] = {
     "half_point_byes_max": SettingRange(0, SWISS_ROUNDS_MAX, "byes"),
     "forfeits_to_withdraw": SettingRange(1, SWISS_ROUNDS_MAX, "forfeits"),
 }
+
+
+def rounds_schedule_problem(
+    tournament: Tournament, *, players: int, rounds: int, start: datetime
+) -> str | None:
+    """Why rounds on dates would not all start before the event's end (``ends_at``): round
+    n starts ``(n - 1) * round_interval_days`` after ``start``. None when they fit, or when
+    rounds do not run on dates or there is no end."""
+    t = tournament
+    if t.round_start_mode != "on_dates" or not (t.ends_at and t.round_interval_days):
+        return None
+    last = start + (rounds - 1) * timedelta(days=t.round_interval_days)
+    if rounds < 1 or last < t.ends_at:
+        return None
+    return (
+        f"With {players} players the event has {rounds} rounds; the last would start on "
+        f"{_utc(last)}, not before the end ({_utc(t.ends_at)}): set a later end or fewer "
+        "days between rounds."
+    )
+
+
+def _utc(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"

@@ -20,7 +20,8 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
-from tournaments.services.limits import SETTING_RANGES
+from tournaments.services.formats.base import TournamentFormat
+from tournaments.services.limits import SETTING_RANGES, rounds_schedule_problem
 from tournaments.services.start import _start
 from tournaments.standings import EDITIONS
 
@@ -180,6 +181,8 @@ def _validate(t: Tournament) -> None:
     fmt = tournament_format_lookup(format=t.format)
     if fmt is not None:
         problems.update(fmt.settings_problems(t))
+        if not problems.keys() & _ROUNDS_FIT_INPUTS:
+            problems.update(_rounds_fit_problems(t, fmt))
     if t.round_start_mode == Tournament.RoundStartMode.ON_DATES and not t.round_interval_days:
         problems["round_interval_days"] = "Required when rounds start on their dates."
     if "format" not in problems and (fmt is None or not fmt.pairing_installed()):
@@ -258,6 +261,25 @@ def _schedule_problems(t: Tournament) -> dict[str, str]:
     if t.ends_at and t.starts_at and t.ends_at <= t.starts_at:
         problems["ends_at"] = "After the start date."
     return problems
+
+
+# The settings ``_rounds_fit_problems`` reads: it waits until they are right themselves.
+_ROUNDS_FIT_INPUTS = frozenset(
+    {"min_players", "max_players", "section_size", "cycles", "rounds_planned", "format"}
+    | {"round_start_mode", "round_interval_days", "starts_at", "ends_at"}
+)
+
+
+def _rounds_fit_problems(t: Tournament, fmt: TournamentFormat) -> dict[str, str]:
+    """Rounds on dates from the start date must all start before the end, with the most
+    players the event takes (the minimum when it has no maximum); the start checks again
+    with the players who came (``TournamentFormat.start_problems``)."""
+    if t.starts_at is None:
+        return {}
+    players = t.max_players or t.min_players
+    rounds = fmt.rounds_for(t, players=players)
+    late = rounds_schedule_problem(t, players=players, rounds=rounds, start=t.starts_at)
+    return {"ends_at": late} if late else {}
 
 
 def _standings_problems(t: Tournament) -> dict[str, str]:

@@ -17,6 +17,7 @@ from tournaments.pairing.base import RoundPairing
 from tournaments.pairing.knockout import BracketMatch
 from tournaments.plugins import pairing_formats
 from tournaments.records import SectionField
+from tournaments.services.limits import rounds_schedule_problem
 
 # Settings that only a Swiss event uses, with the value every other format keeps.
 SWISS_ONLY_DEFAULTS: dict[str, Any] = {
@@ -93,6 +94,23 @@ class TournamentFormat(ABC):
     def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
         """Why the event cannot start with ``players`` players (beyond the minimum), or None."""
         return None
+
+    def start_problems(
+        self, tournament: Tournament, *, players: int, now: datetime
+    ) -> dict[str, str]:
+        """Why the event cannot start at ``now`` with ``players`` players, by setting: the
+        rounds must suit the field (``start_problem``) and, on dates, all start before the
+        end. The settings were checked at creation; the field was not known then."""
+        problem = self.start_problem(tournament, players=players)
+        if problem is not None:
+            return {"rounds_planned": problem}
+        rounds = self.rounds_for(tournament, players=players)
+        late = rounds_schedule_problem(tournament, players=players, rounds=rounds, start=now)
+        return {"ends_at": late} if late else {}
+
+    @abstractmethod
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        """The number of rounds ``players`` players would play (before they are seeded)."""
 
     @abstractmethod
     def rounds_total(self, tournament: Tournament) -> int:

@@ -64,6 +64,10 @@ class Swiss(TournamentFormat):
         assert tournament.rounds_planned
         return tournament.rounds_planned
 
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        """The organiser's number, whatever the field."""
+        return tournament.rounds_planned or 0
+
     def late_entries_until(self, tournament: Tournament) -> int | None:
         return tournament.late_entry_last_round
 
