@@ -76,3 +76,21 @@ def test_an_automatic_start_that_does_not_fit_cancels_the_event(make_tournament,
     assert event.status_note.startswith(
         f"{event.name} cannot start: With 5 players the event has 5 rounds;"
     )
+
+
+@time_machine.travel(T0, tick=False)
+def test_rounds_far_beyond_any_calendar_are_refused_not_an_error(make_tournament):
+    """32,767 players a year apart: the last round's date does not exist."""
+    errors = _refused(
+        make_tournament,
+        max_players=32767,
+        round_start_mode="on_dates",
+        round_interval_days=365,
+        starts_at=T0,
+        ends_at=T0 + timedelta(days=30),
+    )
+
+    assert errors["ends_at"].startswith(
+        "With 32767 players the event has 32767 rounds; the last would start after the "
+        "year 9999, not before the end"
+    )

@@ -68,12 +68,16 @@ def rounds_schedule_problem(
     t = tournament
     if t.round_start_mode != "on_dates" or not (t.ends_at and t.round_interval_days):
         return None
-    last = start + (rounds - 1) * timedelta(days=t.round_interval_days)
-    if rounds < 1 or last < t.ends_at:
+    span = timedelta(days=max(rounds - 1, 0) * t.round_interval_days)
+    if span < t.ends_at - start:
         return None
+    try:
+        last = f"on {_utc(start + span)}"
+    except OverflowError:  # 32,767 players a year apart
+        last = "after the year 9999"
     return (
-        f"With {players} players the event has {rounds} rounds; the last would start on "
-        f"{_utc(last)}, not before the end ({_utc(t.ends_at)}): set a later end or fewer "
+        f"With {players} players the event has {rounds} rounds; the last would start "
+        f"{last}, not before the end ({_utc(t.ends_at)}): set a later end or fewer "
         "days between rounds."
     )
 
