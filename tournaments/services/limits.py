@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tournaments.models import Tournament
+from tournaments.models import Tournament
 
 #: The most rounds a Swiss may be given at creation; at the start it must also have fewer
 #: rounds than players.
@@ -66,7 +64,8 @@ def rounds_schedule_problem(
     n starts ``(n - 1) * round_interval_days`` after ``start``. None when they fit, or when
     rounds do not run on dates or there is no end."""
     t = tournament
-    if t.round_start_mode != "on_dates" or not (t.ends_at and t.round_interval_days):
+    on_dates = t.round_start_mode == Tournament.RoundStartMode.ON_DATES
+    if not (on_dates and t.ends_at and t.round_interval_days):
         return None
     span = timedelta(days=max(rounds - 1, 0) * t.round_interval_days)
     if span < t.ends_at - start:
