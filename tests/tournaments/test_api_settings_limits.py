@@ -221,3 +221,30 @@ def test_the_ranges_are_those_of_the_openapi_document(orga):
         "knockout_extra_pairs": (0, 10),
         "max_running_games": (1, 1000),
     }
+
+
+KNOCKOUT_ONLY = "Only a knockout uses this setting."
+
+
+@pytest.mark.parametrize(
+    ("given", "field", "message"),
+    [
+        ({"knockout_extra_pairs": 3}, "knockout_extra_pairs", KNOCKOUT_ONLY),
+        ({"knockout_decider": "organiser"}, "knockout_decider", KNOCKOUT_ONLY),
+        (
+            {"format": "swiss", "rounds_planned": 5, "cycles": 2},
+            "cycles",
+            "Only a round robin uses this setting.",
+        ),
+        (
+            {"format": "knockout", "half_point_byes_max": 1},
+            "half_point_byes_max",
+            "Only a Swiss event uses this setting.",
+        ),
+    ],
+)
+def test_a_setting_of_another_format_is_refused_not_stored_and_ignored(orga, given, field, message):
+    answer = orga.post(T, {"name": "Beltane Open", **given}, format="json")
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+    assert answer.json()["errors"] == {field: message}

@@ -27,6 +27,17 @@ SWISS_ONLY_DEFAULTS: dict[str, Any] = {
     "forfeits_to_withdraw": None,
     "accelerated": False,
 }
+# Each format's own settings (who uses them, and the value every other format keeps): the
+# other formats refuse them changed rather than store and ignore them. The sections of a
+# round robin are refused by ``has_sections``.
+FORMAT_ONLY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
+    Tournament.Format.ROUND_ROBIN: ("a round robin", {"cycles": 1}),
+    Tournament.Format.KNOCKOUT: (
+        "a knockout",
+        {"knockout_extra_pairs": 1, "knockout_decider": Tournament.KnockoutDecider.HIGHER_SEED},
+    ),
+    Tournament.Format.SWISS: ("a Swiss event", SWISS_ONLY_DEFAULTS),
+}
 
 
 @dataclass(frozen=True)
@@ -79,11 +90,13 @@ class TournamentFormat(ABC):
         return problems
 
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
-        """The settings of the format's own options; a format without the Swiss ones
-        refuses any of them changed from its default."""
+        """The settings of the format's own options; any other format's own settings
+        (``FORMAT_ONLY_DEFAULTS``) changed from their default are refused."""
         return {
-            field: "Only a Swiss event uses this setting."
-            for field, default in SWISS_ONLY_DEFAULTS.items()
+            field: f"Only {user} uses this setting."
+            for code, (user, defaults) in FORMAT_ONLY_DEFAULTS.items()
+            if code != self.code
+            for field, default in defaults.items()
             if getattr(tournament, field) != default
         }
 

@@ -24,7 +24,7 @@ class Swiss(TournamentFormat):
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
         """The rounds, late entries, byes and forfeits (the Swiss-only settings)."""
         t = tournament
-        problems: dict[str, str] = {}
+        problems = super().option_problems(t)
         if not t.rounds_planned:
             problems["rounds_planned"] = "A Swiss event needs its number of rounds."
         elif t.rounds_planned > SWISS_ROUNDS_MAX:
