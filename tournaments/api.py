@@ -109,7 +109,9 @@ class TournamentListCreateApi(APIView):
         summary="Create a tournament (organisers)",
         description="Users with the organiser permission. The event starts as a draft: "
         "publish it with `open-registration`. Bad settings get 400 `invalid_settings` with "
-        "`errors` naming each field.",
+        "`errors` naming each field and what it allows (a number outside the `minimum` and "
+        "`maximum` stated here, another format's setting, rounds on dates ending after "
+        "`ends_at`).",
         request=s.TournamentSettingsInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,
