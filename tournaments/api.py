@@ -110,7 +110,9 @@ class TournamentListCreateApi(APIView):
         summary="Create a tournament (organisers)",
         description="Users with the organiser permission. The event starts as a draft: "
         "publish it with `open-registration`. Bad settings get 400 `invalid_settings` with "
-        "`errors` naming each field.",
+        "`errors` naming each field and what it allows (a number outside the `minimum` and "
+        "`maximum` stated here, another format's setting, rounds on dates ending after "
+        "`ends_at`).",
         request=s.TournamentSettingsInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,
@@ -362,7 +364,8 @@ class TournamentTrfImportApi(LoggedInApi):
     @extend_schema(
         operation_id="tournaments_trf_import",
         summary="Import a finished event from a TRF file (organisers)",
-        description="A file that does not parse gets 400 `trf_invalid` naming the line.",
+        description="A file that does not parse gets 400 `trf_invalid` naming the line; one "
+        "with no player line (001), blank for instance, gets 400 `trf_invalid` too.",
         request=s.TrfImportInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,

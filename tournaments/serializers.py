@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -19,7 +19,7 @@ from games.serializers import (
     time_control_data,
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS
+from tournaments.services import SETTING_FIELDS, SETTING_RANGES
 from tournaments.standings import EDITIONS, TIEBREAKS
 
 USERNAME_PATTERN = r"^[\w.@+-]+$"
@@ -27,6 +27,7 @@ USERNAME_PATTERN = r"^[\w.@+-]+$"
 
 SMALLEST_INT, LARGEST_SMALL_INT = 0, 32767
 """The range of the model's PositiveSmallIntegerFields (a PostgreSQL smallint)."""
+_RANGE_VALIDATORS = (MinValueValidator, MaxValueValidator)
 
 
 def number(value: Fraction | int | None) -> float | int | None:
@@ -86,21 +87,26 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
         extra_kwargs = {
             # the service checks the name (unique, case-insensitive) with the other settings
             "name": {"validators": []},
-            "cycles": {"min_value": 1, "max_value": 2},
-            **_counts(
-                rounds_planned=SMALLEST_INT,
-                section_size=3,
-                min_players=2,
-                max_players=2,
-                rating_min=SMALLEST_INT,
-                rating_max=SMALLEST_INT,
-                min_finished_games=SMALLEST_INT,
-                max_running_games=SMALLEST_INT,
-                round_interval_days=SMALLEST_INT,
-                round_duration_days=SMALLEST_INT,
-                knockout_extra_pairs=SMALLEST_INT,
-            ),
+            **_counts(rounds_planned=SMALLEST_INT),
+            **{
+                name: {"min_value": allowed.low, "max_value": allowed.high}
+                for name, allowed in SETTING_RANGES.items()
+            },
         }
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The ranges of ``SETTING_RANGES`` are stated (the OpenAPI document shows them) and
+        checked by the service with the other settings, which answers a value outside with
+        400 ``invalid_settings`` naming the range; here only the column's range is checked."""
+        fields = super().get_fields()
+        for name in SETTING_RANGES:
+            field = fields[name]
+            field.validators = [
+                *(v for v in field.validators if not isinstance(v, _RANGE_VALIDATORS)),
+                MinValueValidator(SMALLEST_INT),
+                MaxValueValidator(LARGEST_SMALL_INT),
+            ]
+        return fields
 
     def service_kwargs(self) -> dict[str, Any]:
         """The validated settings as the services take them."""
