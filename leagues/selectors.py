@@ -7,6 +7,7 @@ marked with the promotion and relegation places and whether a move is already de
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -19,6 +20,7 @@ from leagues.models import Division, League, Membership, Season
 from leagues.placement import DivisionRules, Movement
 from moderation.roles import organiser_or_staff_may
 from tournaments import selectors as tournament_selectors
+from tournaments.models import TournamentGame
 from tournaments.standings import TiebreakValue
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -174,7 +176,9 @@ def _movement(count: int | None, percent: int | None) -> Movement:
 class TableLine:
     """One player's line: place, points, tie-breaks, possible places and the move.
 
-    ``zone`` is where the place stands now (``promotion``, ``relegation`` or empty);
+    ``zone`` is where the place stands now (``promotion``, ``relegation`` or empty): empty
+    for everyone until the division has a result, and for a place shared across the zone's
+    edge;
     ``decided`` is a move already certain whatever the games left (``promoted``,
     ``relegated``, ``stays``) or empty; ``outcome`` is the move once the season is over.
     """
@@ -220,6 +224,8 @@ def division_table(*, division: Division) -> DivisionTable:
         bottom=division.rookie or division.tier == bottom,
     )
     outcomes = dict(division.memberships.values_list("player_id", "outcome"))
+    results = division.tournament.games.exclude(result=TournamentGame.Result.PENDING).exists()
+    shared = Counter(row.rank for row in rows)
     lines = []
     for row in rows:
         places = row.places
@@ -234,7 +240,9 @@ def division_table(*, division: Division) -> DivisionTable:
                 withdrawn=row.withdrawn,
                 best=best,
                 worst=worst,
-                zone=_zone(row.rank, size=size, up=up, down=down),
+                zone=_zone(row.rank, shared[row.rank], size=size, up=up, down=down)
+                if results
+                else "",
                 decided=_decided(best, worst, size=size, up=up, down=down),
                 outcome=outcomes.get(row.player.pk if row.player else None, ""),
             )
@@ -244,8 +252,11 @@ def division_table(*, division: Division) -> DivisionTable:
     )
 
 
-def _zone(place: int, *, size: int, up: int, down: int) -> str:
-    if place <= up:
+def _zone(place: int, sharing: int, *, size: int, up: int, down: int) -> str:
+    """The zone a place stands in now. A place ``sharing`` players share counts as the places
+    from ``place`` to ``place + sharing - 1``: marked only when all of them are in the zone
+    (a tie across the zone's edge does not yet say who is in)."""
+    if place + sharing - 1 <= up:
         return "promotion"
     if place > size - down:
         return "relegation"

@@ -197,9 +197,8 @@ def test_league_emails_follow_each_players_settings(organiser, clock, beat, comm
     beat()
     ends = OutboxEmail.objects.filter(event="league_season_end")
     assert sorted(ends.values_list("recipient__username", flat=True)) == ["keen", "third"]
-    assert (
-        "You finished 1 in Division 1: you stay in division 1" in ends.get(recipient=keen).body_text
-    )
+    keen_email = ends.get(recipient=keen).body_text
+    assert "You finished in place 1 of Division 1: you stay in division 1" in keen_email
 
 
 def test_only_its_organiser_or_a_superuser_changes_a_league(organiser, clock):
