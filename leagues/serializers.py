@@ -19,8 +19,13 @@ from games.serializers import (
 )
 from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership, Season
-from leagues.services import RULE_FIELDS, first_opening_refusal
+from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
 from tournaments.serializers import number
+
+# The service refuses a rule out of range with 400 ``invalid_settings`` naming the range.
+_RULES_CHECKED_BY_THE_SERVICE = {
+    field: {"min_value": None, "max_value": None} for field in RULE_LIMITS
+}
 
 # --- Inputs ----------------------------------------------------------------------------------
 
@@ -56,7 +61,10 @@ class LeagueCreateInputSerializer(_WithTimeControl):
     class Meta:
         model = League
         fields = ["name", *RULE_FIELDS, "first_registration_opens_at", "time_control"]
-        extra_kwargs = {"name": {"validators": []}}  # the service checks it, case-insensitively
+        extra_kwargs = {
+            "name": {"validators": []},  # the service checks it, case-insensitively
+            **_RULES_CHECKED_BY_THE_SERVICE,
+        }
 
     def validate_first_registration_opens_at(self, value: datetime) -> datetime:
         problem = first_opening_refusal(opens_at=value, now=timezone.now())
@@ -77,7 +85,10 @@ class LeagueUpdateInputSerializer(_WithTimeControl):
     class Meta:
         model = League
         fields = ["name", *RULE_FIELDS, "time_control"]
-        extra_kwargs = {"name": {"validators": [], "required": False}}
+        extra_kwargs = {
+            "name": {"validators": [], "required": False},
+            **_RULES_CHECKED_BY_THE_SERVICE,
+        }
 
 
 class SeasonRegisterInputSerializer(StrictJsonTypes, serializers.Serializer):

@@ -63,6 +63,26 @@ RULE_FIELDS: tuple[str, ...] = (
     "registration_days",
 )
 
+# The range of each numeric rule: (lowest, highest, unit). A division is a round robin with
+# all its games at once, so 30 players already means 29 games each at the same time; a
+# season or its registration beyond these would keep players waiting a year or more.
+RULE_LIMITS: dict[str, tuple[int, int, str]] = {
+    "division_size": (3, 30, "players"),
+    "division_min_size": (3, 30, "players"),
+    "promotion_percent": (0, 49, "percent of the division"),
+    "relegation_percent": (0, 49, "percent of the division"),
+    "season_days": (7, 365, "days"),
+    "registration_days": (1, 90, "days"),
+}
+
+
+def rule_limit_problem(field: str, value: int | None) -> str | None:
+    """What is wrong with ``value`` for the numeric rule ``field`` (None: within range)."""
+    low, high, unit = RULE_LIMITS[field]
+    if value is None or low <= value <= high:
+        return None
+    return f"From {low} to {high} {unit}, not {value}."
+
 
 # How far from now an organiser may set season 1's opening: a time within the last day
 # counts as now (it opens at once); further back, registration would be over before anyone
@@ -101,11 +121,22 @@ def _season_locked(season_id: int) -> Season:
         raise errors.SeasonNotFound(f"There is no league season #{season_id}.") from None
 
 
+# How a sentence says where a season stands ("season 2 is ...").
+SEASON_STATES = {
+    Season.Status.PLANNED: "not open for registration yet",
+    Season.Status.REGISTRATION: "open for registration",
+    Season.Status.RUNNING: "under way",
+    Season.Status.FINISHED: "over",
+    Season.Status.CANCELLED: "cancelled",
+}
+
+
 def _require_status(season: Season, *allowed: str, doing: str) -> None:
     if season.status not in allowed:
-        names = " or ".join(Season.Status(s).label.lower() for s in allowed)
+        when = " or ".join(SEASON_STATES[Season.Status(s)] for s in allowed)
         raise errors.WrongSeasonStatus(
-            f"Cannot {doing}: {season} is {season.get_status_display().lower()}, not {names}."
+            f"You cannot {doing} now: {season} is {SEASON_STATES[Season.Status(season.status)]}. "
+            f"That is possible only while the season is {when}."
         )
 
 
@@ -180,20 +211,16 @@ def _validate(league: League) -> None:
         problems["name"] = "A name is required."
     elif League.objects.filter(name__iexact=league.name).exclude(pk=league.pk).exists():
         problems["name"] = f"There is already a league called {league.name!r}."
-    if league.division_min_size < 3:
-        problems["division_min_size"] = "At least 3 players, so that a division is a real table."
-    if league.division_size < league.division_min_size:
-        problems["division_size"] = f"At least the minimum size ({league.division_min_size})."
-    for kind in ("promotion", "relegation"):
-        count, percent = getattr(league, f"{kind}_count"), getattr(league, f"{kind}_percent")
-        if (count is None) == (percent is None):
-            problems[f"{kind}_count"] = "Give either a count or a percent, not both."
-        elif percent is not None and not 0 <= percent < 50:
-            problems[f"{kind}_percent"] = "From 0 to 49 (% of the division)."
-        elif count is not None and 2 * count > league.division_min_size:
-            problems[f"{kind}_count"] = (
-                f"At most half the minimum division size ({league.division_min_size // 2})."
-            )
+    for field in RULE_LIMITS:
+        problem = rule_limit_problem(field, getattr(league, field))
+        if problem:
+            problems[field] = problem
+    if "division_size" not in problems and league.division_size < league.division_min_size:
+        problems["division_size"] = (
+            f"At least the smallest division ({league.division_min_size} players), "
+            f"not {league.division_size}."
+        )
+    _movement_validate(league, problems)
     tiebreaks_problem = tournament_selectors.tiebreak_codes_problem(codes=league.tiebreaks)
     if tiebreaks_problem:
         problems["tiebreaks"] = tiebreaks_problem
@@ -201,10 +228,6 @@ def _validate(league: League) -> None:
         problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     if league.withdrawal_policy not in Tournament.WithdrawalPolicy.values:
         problems["withdrawal_policy"] = f"One of {', '.join(Tournament.WithdrawalPolicy.values)}."
-    if league.season_days < 7:
-        problems["season_days"] = "At least 7 days."
-    if league.registration_days < 1:
-        problems["registration_days"] = "At least 1 day."
     try:
         _ = league.time_control
     except ValueError as exc:
@@ -212,6 +235,20 @@ def _validate(league: League) -> None:
     if problems:
         summary = "; ".join(f"{field}: {text}" for field, text in problems.items())
         raise errors.InvalidLeagueSettings(f"Invalid rules: {summary}", errors=problems)
+
+
+def _movement_validate(league: League, problems: dict[str, str]) -> None:
+    """Promotion and relegation: a count or a percent, and a count at most half the
+    smallest division (so that a division never sends everyone up or down)."""
+    most = league.division_min_size // 2
+    for kind in ("promotion", "relegation"):
+        count, percent = getattr(league, f"{kind}_count"), getattr(league, f"{kind}_percent")
+        if (count is None) == (percent is None):
+            problems[f"{kind}_count"] = "Give either a count or a percent, not both."
+        elif count is not None and not 0 <= count <= most:
+            problems[f"{kind}_count"] = (
+                f"From 0 to {most} players (half the smallest division), not {count}."
+            )
 
 
 def _first_opening_validate(opens_at: datetime, *, now: datetime) -> None:
