@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models
+from django.utils import timezone
 
 from leagues import selectors
 from leagues.models import Division, Membership, Season
@@ -26,6 +27,7 @@ class Email(models.TextChoices):
     SEASON_OPEN = "league_season_open", "League season open for registration"
     DIVISION = "league_division", "Your league division and its games"
     SEASON_END = "league_season_end", "League season over: your result"
+    INVITATION = "league_invitation", "League season: the organiser invited or added you"
 
 
 def emails_register() -> None:
@@ -36,6 +38,7 @@ def emails_register() -> None:
             Email.SEASON_OPEN: "notify_challenge",
             Email.DIVISION: "notify_challenge",
             Email.SEASON_END: "notify_game_end",
+            Email.INVITATION: "notify_challenge",
         },
         digest=frozenset(),
     )
@@ -68,6 +71,23 @@ def season_open(
             context={**context, "registered": user.pk in registered},
             dedupe_key=f"{Email.SEASON_OPEN}:{season.pk}:{user.pk}",
         )
+
+
+def season_invitation(*, membership: Membership, inviter: AbstractBaseUser, added: bool) -> None:
+    """The organiser invited the player to a season (``added``: registered them for it):
+    the email links to the season's page, where they accept, decline or cancel."""
+    season = membership.season
+    notify(
+        user=membership.player,
+        event=Email.INVITATION,
+        context={
+            **_league_context(season),
+            "inviter": selectors.player_name(user=inviter),
+            "added": added,
+            "starts_at": season.starts_at,
+        },
+        dedupe_key=f"{Email.INVITATION}:{membership.pk}:{timezone.now().isoformat()}",
+    )
 
 
 def division_placed(*, division: Division) -> None:

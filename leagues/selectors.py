@@ -31,7 +31,8 @@ MOVE_PLAYERS = "leagues.manage_league_players"
 
 
 def _visible(user: AnyUser | None) -> Q:
-    """Public leagues; private ones to their organiser and players, and to those who may act
+    """Public leagues; private ones to their organiser and players (invited ones too, not
+    those who declined or were removed), and to those who may act
     on every league or every event (its divisions are events): superusers, and active staff
     holding the move permission or one that shows them every tournament."""
     if user is None or not user.is_authenticated:
@@ -40,7 +41,12 @@ def _visible(user: AnyUser | None) -> Q:
         user.is_active and user.is_staff and user.has_perm(MOVE_PLAYERS)
     ):
         return Q()
-    return Q(public=True) | Q(organiser=user) | Q(seasons__memberships__player=user)
+    theirs = (
+        Membership.objects.filter(player=user)
+        .exclude(status__in=[Membership.Status.DECLINED, Membership.Status.REMOVED])
+        .values("season__league_id")
+    )
+    return Q(public=True) | Q(organiser=user) | Q(pk__in=theirs)
 
 
 def league_list(*, user: AnyUser | None = None) -> QuerySet[League]:
@@ -133,11 +139,38 @@ def season_current(*, league: League) -> Season | None:
     return seasons.first()
 
 
+# The memberships of a season's players (not invitations, cancellations or removals).
+PLAYERS = (Membership.Status.REGISTERED, Membership.Status.PLAYING, Membership.Status.FINISHED)
+
+
 def season_memberships(*, season: Season) -> QuerySet[Membership]:
-    """Players registered or playing (not those who cancelled), by registration."""
-    return season.memberships.exclude(status=Membership.Status.CANCELLED).select_related(
-        "player", "division"
+    """Players registered, playing or finished, by registration."""
+    return season.memberships.filter(status__in=PLAYERS).select_related(
+        "player", "player__profile", "division"
     )
+
+
+def season_invitations(*, season: Season) -> QuerySet[Membership]:
+    """Invitations not answered yet, by when they were made."""
+    return season.memberships.filter(status=Membership.Status.INVITED).select_related(
+        "player", "player__profile"
+    )
+
+
+def invitations_of(*, user: AnyUser | None) -> QuerySet[Membership]:
+    """``user``'s invitations still open: not answered, the season not started."""
+    if user is None or not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(
+        player=user,
+        status=Membership.Status.INVITED,
+        season__status__in=[Season.Status.PLANNED, Season.Status.REGISTRATION],
+    ).select_related("season__league__organiser", "player")
+
+
+def player_name(*, user: AbstractBaseUser) -> str:
+    """The name a player shows (their display name, else the username)."""
+    return tournament_selectors.player_name(user=user)
 
 
 def season_membership_of(*, season: Season, user: AnyUser | None) -> Membership | None:

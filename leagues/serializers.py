@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -20,7 +21,7 @@ from games.serializers import (
 from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership, Season
 from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
-from tournaments.serializers import number
+from tournaments.serializers import USERNAME_PATTERN, number
 
 # The service refuses a rule out of range with 400 ``invalid_settings`` naming the range.
 _RULES_CHECKED_BY_THE_SERVICE = {
@@ -109,6 +110,20 @@ class LeagueMoveInputSerializer(StrictJsonTypes, serializers.Serializer):
         allow_null=True, min_value=1, help_text="1 = the top division; null: as the rules say."
     )
     reason = serializers.CharField(max_length=2000, help_text="Why: kept in the audit log.")
+
+
+class LeaguePlayerInputSerializer(StrictJsonTypes, serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        validators=[RegexValidator(USERNAME_PATTERN, "Letters, digits and @ . + - _ only.")],
+        help_text="The player's username.",
+    )
+
+
+class LeaguePlayerRemoveInputSerializer(LeaguePlayerInputSerializer):
+    reason = serializers.CharField(
+        max_length=2000, help_text="Why: told to nobody but kept in the audit log."
+    )
 
 
 # --- Outputs ---------------------------------------------------------------------------------
@@ -255,3 +270,16 @@ class PlayerPathSerializer(serializers.Serializer):
 class HistorySerializer(serializers.Serializer):
     seasons = WinnersSerializer(many=True)
     players = PlayerPathSerializer(many=True)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    """An invitation still open: the season it is for and the league's organiser."""
+
+    season = SeasonSummarySerializer()
+    league_id = serializers.IntegerField(source="season.league_id")
+    league_name = serializers.CharField(source="season.league.name")
+    organiser = PlayerSerializer(source="season.league.organiser")
+
+    class Meta:
+        model = Membership
+        fields = ["league_id", "league_name", "organiser", "season", "registered_at"]

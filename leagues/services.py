@@ -114,7 +114,8 @@ def _shown(moment: datetime) -> str:
 # --- Loading and permissions ----------------------------------------------------------------
 
 
-def _season_locked(season_id: int) -> Season:
+def season_locked(season_id: int) -> Season:
+    """The season, its row locked for the transaction; ``SeasonNotFound`` if none."""
     try:
         return Season.objects.select_for_update().select_related("league").get(pk=season_id)
     except Season.DoesNotExist:
@@ -131,7 +132,8 @@ SEASON_STATES = {
 }
 
 
-def _require_status(season: Season, *allowed: str, doing: str) -> None:
+def season_status_require(season: Season, *allowed: str, doing: str) -> None:
+    """``WrongSeasonStatus`` (saying where the season stands) unless in ``allowed``."""
     if season.status not in allowed:
         when = " or ".join(SEASON_STATES[Season.Status(s)] for s in allowed)
         raise errors.WrongSeasonStatus(
@@ -312,13 +314,26 @@ def _registered_ids(season: Season) -> set[int]:
 # --- Registration ------------------------------------------------------------------------------
 
 
+# A player with no membership, or one of these, may register (an invited one accepts so).
+REGISTERABLE = (
+    Membership.Status.CANCELLED,
+    Membership.Status.INVITED,
+    Membership.Status.DECLINED,
+)
+
+
 @transaction.atomic
 def season_register(*, season_id: int, user: User, this_season_only: bool = False) -> Membership:
-    """``user`` plays this season; ``this_season_only`` keeps them out of the next one."""
-    season = _season_locked(season_id)
-    _require_status(season, Season.Status.REGISTRATION, doing="register")
+    """``user`` plays this season (accepting an invitation if they have one);
+    ``this_season_only`` keeps them out of the next one."""
+    season = season_locked(season_id)
+    season_status_require(season, Season.Status.REGISTRATION, doing="register")
     membership = season.memberships.filter(player=user).first()
-    if membership is not None and membership.status != Membership.Status.CANCELLED:
+    if membership is not None and membership.status == Membership.Status.REMOVED:
+        raise errors.RemovedFromSeason(
+            f"The organiser removed you from {season}; ask them to add you again."
+        )
+    if membership is not None and membership.status not in REGISTERABLE:
         raise errors.AlreadyRegistered(f"You are already registered for {season}.")
     membership = membership or Membership(season=season, player=user)
     membership.status = Membership.Status.REGISTERED
@@ -330,8 +345,8 @@ def season_register(*, season_id: int, user: User, this_season_only: bool = Fals
 @transaction.atomic
 def season_registration_cancel(*, season_id: int, user: User) -> Membership:
     """``user`` will not play this season after all (until the season starts)."""
-    season = _season_locked(season_id)
-    _require_status(season, Season.Status.REGISTRATION, doing="cancel a registration")
+    season = season_locked(season_id)
+    season_status_require(season, Season.Status.REGISTRATION, doing="cancel a registration")
     membership = _membership_of(season, user, Membership.Status.REGISTERED)
     membership.status = Membership.Status.CANCELLED
     membership.save(update_fields=["status"])
@@ -341,8 +356,8 @@ def season_registration_cancel(*, season_id: int, user: User) -> Membership:
 @transaction.atomic
 def season_carry_over_set(*, season_id: int, user: User, carry_over: bool) -> Membership:
     """Whether ``user`` is carried into the next season (False: this season only)."""
-    season = _season_locked(season_id)
-    _require_status(
+    season = season_locked(season_id)
+    season_status_require(
         season,
         Season.Status.REGISTRATION,
         Season.Status.RUNNING,
@@ -369,9 +384,9 @@ def season_player_move(
 ) -> Membership:
     """The organiser places a registered player in ``tier`` (None: as the rules say) before
     the season starts. Audited with the reason."""
-    season = _season_locked(season_id)
+    season = season_locked(season_id)
     selectors.league_organiser_require(league=season.league, user=actor, permission=MOVE_PERMISSION)
-    _require_status(
+    season_status_require(
         season, Season.Status.PLANNED, Season.Status.REGISTRATION, doing="move a player"
     )
     reason = reason.strip()
@@ -593,7 +608,7 @@ def season_advance(*, season_id: int, now: datetime | None = None) -> dict[str, 
     """Do what the clock says for one season; safe to run any number of times: open its
     registration on its date, start it on its date, end it once every division finished."""
     now = now or timezone.now()
-    season = _season_locked(season_id)
+    season = season_locked(season_id)
     done: dict[str, Any] = {}
     if _registration_open_if_due(season, now=now):
         done["registration_opened"] = True
