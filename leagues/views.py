@@ -128,7 +128,12 @@ def season_action(request: HttpRequest, season_id: int, action: str) -> HttpResp
             services.season_carry_over_set(
                 season_id=season.pk, user=user, carry_over=action == "carry"
             )
-            messages.success(request, "Saved.")
+            messages.success(
+                request,
+                "You will be carried into the next season."
+                if action == "carry"
+                else "You play this season only: you will not be carried into the next one.",
+            )
         else:
             raise Http404(f"No action {action!r}.")
     except DomainError as exc:
@@ -146,14 +151,19 @@ def season_move(request: HttpRequest, season_id: int) -> HttpResponse:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect("leagues:season", season_id=season.pk)
     try:
-        services.season_player_move(
+        moved = services.season_player_move(
             season_id=season.pk,
             actor=request.user,
             player_id=form.cleaned_data["player"],
             tier=form.cleaned_data["tier"],
             reason=form.cleaned_data["reason"],
         )
-        messages.success(request, "The player is moved.")
+        name = selectors.player_name(user=moved.player)
+        tier = moved.tier_requested
+        messages.success(
+            request,
+            f"{name} starts in division {tier}." if tier else f"{name} is placed by the rules.",
+        )
     except DomainError as exc:
         messages.error(request, exc.detail)
     return redirect("leagues:season", season_id=season.pk)
