@@ -46,7 +46,11 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leagues/list.html",
-        {"leagues": leagues, "can_create": selectors.league_can_create(user=request.user)},
+        {
+            "leagues": leagues,
+            "invitations": selectors.invitations_of(user=request.user),
+            "can_create": selectors.league_can_create(user=request.user),
+        },
     )
 
 
