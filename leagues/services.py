@@ -135,10 +135,16 @@ SEASON_STATES = {
 def season_status_require(season: Season, *allowed: str, doing: str) -> None:
     """``WrongSeasonStatus`` (saying where the season stands) unless in ``allowed``."""
     if season.status not in allowed:
-        when = " or ".join(SEASON_STATES[Season.Status(s)] for s in allowed)
+        before_start = {Season.Status.PLANNED, Season.Status.REGISTRATION}
+        when = (
+            "before the season starts"
+            if set(allowed) == before_start
+            else "while the season is "
+            + " or ".join(SEASON_STATES[Season.Status(s)] for s in allowed)
+        )
         raise errors.WrongSeasonStatus(
             f"You cannot {doing} now: {season} is {SEASON_STATES[Season.Status(season.status)]}. "
-            f"That is possible only while the season is {when}."
+            f"That is possible only {when}."
         )
 
 

@@ -215,3 +215,26 @@ def test_a_season_not_open_yet_takes_invitations_and_acceptances(organiser, cloc
     assert "registration opens on 5 Mar 2026; you may accept now" in page
     accepted = invitations.season_invitation_answer(season_id=season.pk, user=gwen, accept=True)
     assert accepted.status == Membership.Status.REGISTERED
+
+
+def test_after_the_start_an_unanswered_invitation_offers_nothing(private, organiser, clock):
+    players = [make_user(f"p{i}") for i in range(4)]
+    for user in players:
+        invitations.season_player_add(season_id=private.pk, actor=organiser, user=user)
+    late = make_user("late")
+    invitations.season_invite(season_id=private.pk, actor=organiser, user=late)
+    clock(private.starts_at)
+    services.leagues_advance(now=private.starts_at)
+    url = f"/leagues/seasons/{private.pk}/"
+
+    playing = logged_in(players[0]).get(url).content.decode()
+    assert "You play this season in Division 1." in playing
+    page = logged_in(late).get(url).content.decode()
+    assert ">Accept</button>" not in page and 'id="you-h"' not in page
+    assert not selectors.invitations_of(user=late).exists()
+    with pytest.raises(Exception) as refused:
+        invitations.season_invitation_answer(season_id=private.pk, user=late, accept=True)
+    assert refused.value.detail == (  # type: ignore[attr-defined]
+        "You cannot accept the invitation now: Hidden League season 1 is under way. "
+        "That is possible only before the season starts."
+    )
