@@ -326,7 +326,7 @@ def season_tables(*, season: Season) -> list[DivisionTable]:
 @dataclass(frozen=True)
 class SeasonWinners:
     season: Season
-    winners: list[tuple[str, str]]  # (division name, winner's name)
+    winners: list[tuple[str, str, Any]]  # (division name, winner's name, winner or None)
 
 
 @dataclass(frozen=True)
@@ -352,9 +352,8 @@ def league_history(*, league: League) -> tuple[list[SeasonWinners], list[PlayerP
         found = []
         for division in sorted(season.divisions.all(), key=lambda d: (d.rookie, d.tier, d.group)):
             winner = division.tournament.winner
-            found.append(
-                (division.name, tournament_selectors.player_name(user=winner) if winner else "—")
-            )
+            name = tournament_selectors.player_name(user=winner) if winner else "—"
+            found.append((division.name, name, winner))
         if found:
             winners.append(SeasonWinners(season=season, winners=found))
     paths: dict[int, PlayerPath] = {}

@@ -251,7 +251,7 @@ class WinnersSerializer(serializers.Serializer):
     winners = serializers.SerializerMethodField()
 
     def get_winners(self, row: Any) -> list[dict[str, str]]:
-        return [{"division": division, "winner": name} for division, name in row.winners]
+        return [{"division": division, "winner": name} for division, name, _ in row.winners]
 
 
 class PathStepSerializer(serializers.Serializer):

@@ -179,6 +179,8 @@ def test_the_pages(private, organiser):
     assert "gwen is invited and told by email." in answer.content.decode()
     page = logged_in(gwen).get(url).content.decode()
     assert "invites you to play this season" in page and "Invite or add" not in page
+    league_page = logged_in(gwen).get(f"/leagues/{private.league_id}/").content.decode()
+    assert "You are invited to play this season: accept or decline on its page." in league_page
     listing = logged_in(gwen).get("/leagues/").content.decode()
     assert "Your invitations" in listing and f'href="{url}">Hidden League, season 1' in listing
     answer = logged_in(gwen).post(f"{url}accept/", follow=True)

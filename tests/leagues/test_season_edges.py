@@ -116,3 +116,21 @@ def test_league_pages_show_display_names_like_tournament_pages(started, organise
     assert '<a class="player-link" href="/players/a1/">Ann Celt</a>' in season_page
     detail = Client().get(f"/leagues/{league.pk}/").content.decode()
     assert f'href="/players/{organiser.username}/">' in detail and 'class="player-link"' in detail
+
+
+def test_the_league_page_says_where_you_stand_in_a_sentence(started, commit, beat):
+    (a1, a2, a3, *_), d1, d2 = started
+    league_url = f"/leagues/{d1.season.league_id}/"
+    client = Client()
+    client.force_login(a1)
+    assert "You play in Division 1." in client.get(league_url).content.decode()
+    for winner, loser in ((a1, a2), (a1, a3), (a2, a3)):
+        win(d1, winner, loser, commit=commit)
+    a4, a5, a6 = (m.player for m in d2.memberships.order_by("player__username"))
+    for winner, loser in ((a4, a5), (a4, a6), (a5, a6)):
+        win(d2, winner, loser, commit=commit)
+    beat()
+    history = Client().get(f"{league_url}history/").content.decode()
+    assert 'Division 1: <strong><a class="player-link" href="/players/a1/">a1</a>' in history
+    page = client.get(league_url).content.decode()
+    assert "You are registered." in page  # carried into season 2, open for registration
