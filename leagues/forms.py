@@ -11,6 +11,7 @@ from django.forms.models import fields_for_model
 from django.utils import timezone
 
 from games.forms import TimeControlForm, time_control_initial
+from leagues import selectors
 from leagues.models import League, Membership, Season
 from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
 from tournaments.forms import DATE_INPUT, TiebreaksField
@@ -127,6 +128,8 @@ class MoveForm(forms.Form):
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         members = season.memberships.filter(status=Membership.Status.REGISTERED).select_related(
-            "player"
+            "player", "player__profile"
         )
-        self.fields["player"].choices = [(m.player_id, m.player.get_username()) for m in members]
+        self.fields["player"].choices = [
+            (m.player_id, selectors.player_name(user=m.player)) for m in members
+        ]
