@@ -127,6 +127,12 @@ def test_refusals_say_what_is_wrong(private, organiser):
             season_id=private.pk, actor=organiser, user=gwen, reason="  "
         )
     assert refused.value.code == "reason_required"  # type: ignore[attr-defined]
+    gone = make_user("gone")
+    gone.is_active = False
+    gone.save()
+    with pytest.raises(Exception) as refused:
+        invitations.season_player_add(season_id=private.pk, actor=organiser, user=gone)
+    assert refused.value.detail == "You cannot add gone: the account is suspended."  # type: ignore[attr-defined]
     with pytest.raises(Exception) as refused:
         invitations.user_by_username(username="nobody")
     assert refused.value.detail == "There is no player called 'nobody'."  # type: ignore[attr-defined]
