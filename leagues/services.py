@@ -76,6 +76,10 @@ RULE_LIMITS: dict[str, tuple[int, int, str]] = {
 }
 
 
+# The deepest division an organiser may place a player in (a lower one means the bottom).
+MAX_TIER = 100
+
+
 def rule_limit_problem(field: str, value: int | None) -> str | None:
     """What is wrong with ``value`` for the numeric rule ``field`` (None: within range)."""
     low, high, unit = RULE_LIMITS[field]
@@ -401,9 +405,10 @@ def season_player_move(
             "A reason is required: say why, for the player and the audit log.",
             code="reason_required",
         )
-    if tier is not None and tier < 1:
+    if tier is not None and not 1 <= tier <= MAX_TIER:
         raise errors.InvalidLeagueSettings(
-            f"tier must be 1 (the top division) or more, not {tier}.", code="invalid_tier"
+            f"The division must be from 1 (the top one) to {MAX_TIER}, not {tier}.",
+            code="invalid_tier",
         )
     membership = season.memberships.filter(
         player_id=player_id, status=Membership.Status.REGISTERED

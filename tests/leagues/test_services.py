@@ -97,6 +97,9 @@ def test_moves_need_the_organiser_a_reason_and_a_season_not_started(organiser, c
         code_of(services.season_player_move, actor=organiser, reason="  ", **move)
         == "reason_required"
     )
+    with pytest.raises(errors.InvalidLeagueSettings) as refused:
+        services.season_player_move(actor=organiser, reason="r", **{**move, "tier": 40000})
+    assert refused.value.detail == "The division must be from 1 (the top one) to 100, not 40000."
     services.season_player_move(actor=organiser, reason="strong", **move)
     Season.objects.filter(pk=season.pk).update(status="running")
     assert (
