@@ -18,7 +18,7 @@ from games.serializers import (
     time_control_data,
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS
+from tournaments.services import SETTING_FIELDS, TIEBREAKS_HELP
 from tournaments.standings import EDITIONS, TIEBREAKS
 
 USERNAME_PATTERN = r"^[\w.@+-]+$"
@@ -73,7 +73,7 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
-        help_text='Tie-break codes in order, e.g. ["de", "sb", "win"].',
+        help_text=TIEBREAKS_HELP,
     )
     tiebreak_edition = serializers.ChoiceField(
         choices=EDITIONS, required=False, help_text="The edition of FIDE C.07."
@@ -256,9 +256,33 @@ class LeagueDivisionSerializer(serializers.Serializer):
     season = SeasonRefSerializer()
 
 
+class WinnerSerializer(serializers.ModelSerializer):
+    """A player who finished first (one of several when they share first place)."""
+
+    entry_id = serializers.IntegerField(source="pk")
+    player = PlayerSerializer(
+        allow_null=True, help_text="Their account; null for an imported player without one."
+    )
+
+    class Meta:
+        model = Entry
+        fields = ["entry_id", "name", "player"]
+
+
 class TournamentSummarySerializer(serializers.ModelSerializer):
     organiser = PlayerSerializer()
-    winner = PlayerSerializer(allow_null=True)
+    winner = PlayerSerializer(
+        allow_null=True,
+        help_text="Deprecated, read `winners`: the one player first, null when several share "
+        "first place (or before the end).",
+    )
+    winners = WinnerSerializer(
+        many=True,
+        read_only=True,
+        help_text="Who finished first (in section 1), best seed first: one player, or all "
+        "those the tie-breaks leave level, who share first place. A knockout has one. Empty "
+        "until the event is over.",
+    )
     league_division = LeagueDivisionSerializer(
         source="division",
         allow_null=True,
@@ -290,6 +314,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "rounds_planned",
             "time_control",
             "winner",
+            "winners",
             "league_division",
             "created_at",
             "started_at",

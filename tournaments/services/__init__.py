@@ -45,6 +45,7 @@ from tournaments.services.results import (
 )
 from tournaments.services.setup import (
     SETTING_FIELDS,
+    TIEBREAKS_HELP,
     tournament_create,
     tournament_round_robin_start_with,
     tournament_update,
@@ -64,6 +65,7 @@ __all__ = [
     "ORGANISE_PERMISSION",
     "SETTING_FIELDS",
     "SWISS_ONLY_DEFAULTS",
+    "TIEBREAKS_HELP",
     "Result",
     "User",
     "bye_enter",
