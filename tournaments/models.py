@@ -441,10 +441,10 @@ class Bye(models.Model):
     """A round in which a player has no game: a pairing bye, or an absence."""
 
     class Kind(models.TextChoices):
-        PAIRING = "U", "Pairing bye (a win)"
+        PAIRING = "U", "Pairing bye, worth a win"
         FULL = "F", "Full-point bye"
         HALF = "H", "Half-point bye"
-        ZERO = "Z", "Absent (no points)"
+        ZERO = "Z", "Zero-point bye"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")

@@ -286,11 +286,16 @@ def entry_invite(*, tournament_id: int, actor: User, user: User) -> Entry:
 def registration_cancel(*, tournament_id: int, user: User) -> None:
     """``user`` leaves a tournament that has not started (or declines an invitation)."""
     tournament = _tournament_locked(tournament_id)
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.WrongStatus(
+            f"{tournament.name} has started, so a registration can no longer be cancelled; "
+            "withdraw from the event instead."
+        )
     _require_status(
         tournament,
         Tournament.Status.DRAFT,
         Tournament.Status.REGISTRATION,
-        doing="cancel a registration (withdraw instead)",
+        doing="cancel a registration",
     )
     deleted, _ = (
         tournament.entries.filter(player=user).exclude(status=Entry.Status.REMOVED).delete()
