@@ -14,6 +14,7 @@ from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
     MANAGE_ENTRIES_PERMISSION,
     ORGANISE_PERMISSION,
+    STATUS_PHRASES,
     User,
     _entry_with_tournament_locked,
     _require_manager,
@@ -291,12 +292,11 @@ def registration_cancel(*, tournament_id: int, user: User) -> None:
             f"{tournament.name} has started, so a registration can no longer be cancelled; "
             "withdraw from the event instead."
         )
-    _require_status(
-        tournament,
-        Tournament.Status.DRAFT,
-        Tournament.Status.REGISTRATION,
-        doing="cancel a registration",
-    )
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise errors.WrongStatus(
+            f"{tournament.name} is {STATUS_PHRASES[Tournament.Status(tournament.status)]}, "
+            "so there is nothing left to withdraw from."
+        )
     deleted, _ = (
         tournament.entries.filter(player=user).exclude(status=Entry.Status.REMOVED).delete()
     )
