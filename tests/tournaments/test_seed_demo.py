@@ -44,6 +44,7 @@ def test_a_running_round_robin_and_a_finished_knockout() -> None:
     ko = Tournament.objects.get(name=events.knockout)
     assert (ko.status, ko.format) == ("finished", "knockout")
     assert ko.winner is not None and ko.entries.filter(final_rank=1, player=ko.winner).exists()
+    assert [entry.player for entry in ko.winners] == [ko.winner]  # a knockout never shares
     assert not Game.objects.filter(tournament_link__tournament=ko, status="active").exists()
     # no burst of emails about moves the script made
     assert not OutboxEmail.objects.exists()
