@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from celticsite.api import StrictJsonTypes
@@ -269,6 +269,7 @@ class WinnerSerializer(serializers.ModelSerializer):
         fields = ["entry_id", "name", "player"]
 
 
+@extend_schema_serializer(deprecate_fields=["winner"])
 class TournamentSummarySerializer(serializers.ModelSerializer):
     organiser = PlayerSerializer()
     winner = PlayerSerializer(

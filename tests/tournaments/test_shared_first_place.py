@@ -91,3 +91,15 @@ def test_a_sole_winner_is_named_as_before(make_tournament, organiser, players, c
     assert tournament.winner == winner.player
     assert f">{winner.player.username}</a> won." in page
     assert f"The winner is {winner.name}." in body
+
+
+def test_the_schema_marks_the_single_winner_deprecated_for_the_winners_list(players):
+    document = token_client(players[0]).get("/api/schema/?format=json").json()
+    schemas = document["components"]["schemas"]
+    for name in ("TournamentSummary", "TournamentDetail"):
+        fields = schemas[name]["properties"]
+        assert fields["winner"].get("deprecated") is True
+        assert (
+            fields["winners"]["type"] == "array"
+            and "share first place" in (fields["winners"]["description"])
+        )
