@@ -34,6 +34,9 @@ class Knockout(TournamentFormat):
     def rounds_total(self, tournament: Tournament) -> int:
         return knockout_rounds(tournament.entries.filter(seed__isnull=False).count())
 
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        return knockout_rounds(players)
+
     def round_pair(
         self,
         tournament: Tournament,
