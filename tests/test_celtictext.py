@@ -45,3 +45,15 @@ def test_names_are_joined_with_and():
         "A and B",
         "A, B and C",
     ]
+
+
+def test_the_pages_filters_write_points_with_the_same_function():
+    from rankings.templatetags.rankings import score
+    from tournaments.templatetags.celtic_tournaments import points as points_filter
+
+    values = [Fraction(5, 2), Fraction(1, 2), 3, 0, 1.5]
+    assert (
+        [score(v) for v in values]
+        == [points_filter(v) for v in values]
+        == [points(v) for v in values]
+    )
