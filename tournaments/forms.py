@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 from django.forms.models import fields_for_model
+from django.utils.text import format_lazy
 
 from games.forms import TimeControlForm, time_control_initial
 from tournaments.models import Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS
+from tournaments.services import SETTING_FIELDS, TIEBREAKS_HELP
 from tournaments.standings import TIEBREAKS
 
 DATE_FIELDS = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
@@ -33,7 +34,9 @@ class TournamentForm(TimeControlForm):
     tiebreaks = TiebreaksField(
         required=False,
         label="Tie-breaks",
-        help_text=f"In order, separated by commas. Known: {', '.join(TIEBREAKS)}.",
+        help_text=format_lazy(
+            "{} Separated by commas; known: {}.", TIEBREAKS_HELP, ", ".join(TIEBREAKS)
+        ),
     )
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:

@@ -23,7 +23,15 @@ from games.models import Game
 from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
 from tournaments import errors
-from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.models import (
+    Bye,
+    Entry,
+    KnockoutMatch,
+    Round,
+    Tournament,
+    TournamentGame,
+    winners_of,
+)
 from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.knockout import knockout_places, knockout_round_name
 from tournaments.pairing.round_robin import round_robin_round
@@ -111,6 +119,11 @@ WITH_DIVISION = "league_division__season__league"
 """The league division a round robin is played as, its season and league
 (``Tournament.division``): one join, so a list costs no query per row."""
 
+WITH_WINNERS = Prefetch(
+    "entries", queryset=winners_of(Entry.objects.all()), to_attr="winner_entries"
+)
+"""Who finished first (``Tournament.winners``): one query for a whole list."""
+
 
 def tournament_list(
     *,
@@ -122,7 +135,9 @@ def tournament_list(
     private ones they organise or play in, their own drafts; every event for those
     ``tournament_sees_every_event`` names. ``league_division``: True keeps only the round
     robins played as league divisions, False only the events of their own; None both."""
-    rows = Tournament.objects.select_related("organiser__profile", "winner__profile", WITH_DIVISION)
+    rows = Tournament.objects.select_related(
+        "organiser__profile", "winner__profile", WITH_DIVISION
+    ).prefetch_related(WITH_WINNERS)
     if user is None or not user.is_authenticated:
         rows = rows.filter(public=True).exclude(status=Tournament.Status.DRAFT)
     elif not tournament_sees_every_event(user=user):
@@ -186,6 +201,7 @@ def player_tournament_list(*, user: AbstractBaseUser) -> QuerySet[Tournament]:
     return (
         Tournament.objects.filter(entries__player=user)
         .select_related("organiser__profile", "winner__profile", WITH_DIVISION)
+        .prefetch_related(WITH_WINNERS)
         .distinct()
         .order_by("-created_at")
     )

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from celticsite.api import StrictJsonTypes
@@ -19,7 +19,7 @@ from games.serializers import (
     time_control_data,
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS, SETTING_RANGES
+from tournaments.services import SETTING_FIELDS, SETTING_RANGES, TIEBREAKS_HELP
 from tournaments.standings import EDITIONS, TIEBREAKS
 
 USERNAME_PATTERN = r"^[\w.@+-]+$"
@@ -75,7 +75,7 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
-        help_text='Tie-break codes in order, e.g. ["de", "sb", "win"].',
+        help_text=TIEBREAKS_HELP,
     )
     tiebreak_edition = serializers.ChoiceField(
         choices=EDITIONS, required=False, help_text="The edition of FIDE C.07."
@@ -263,9 +263,34 @@ class LeagueDivisionSerializer(serializers.Serializer):
     season = SeasonRefSerializer()
 
 
+class WinnerSerializer(serializers.ModelSerializer):
+    """A player who finished first (one of several when they share first place)."""
+
+    entry_id = serializers.IntegerField(source="pk")
+    player = PlayerSerializer(
+        allow_null=True, help_text="Their account; null for an imported player without one."
+    )
+
+    class Meta:
+        model = Entry
+        fields = ["entry_id", "name", "player"]
+
+
+@extend_schema_serializer(deprecate_fields=["winner"])
 class TournamentSummarySerializer(serializers.ModelSerializer):
     organiser = PlayerSerializer()
-    winner = PlayerSerializer(allow_null=True)
+    winner = PlayerSerializer(
+        allow_null=True,
+        help_text="Deprecated, read `winners`: the one player first, null when several share "
+        "first place (or before the end).",
+    )
+    winners = WinnerSerializer(
+        many=True,
+        read_only=True,
+        help_text="Who finished first (in section 1), best seed first: one player, or all "
+        "those the tie-breaks leave level, who share first place. A knockout has one. Empty "
+        "until the event is over.",
+    )
     league_division = LeagueDivisionSerializer(
         source="division",
         allow_null=True,
@@ -297,6 +322,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "rounds_planned",
             "time_control",
             "winner",
+            "winners",
             "league_division",
             "created_at",
             "started_at",

@@ -46,6 +46,7 @@ from tournaments.services.results import (
 )
 from tournaments.services.setup import (
     SETTING_FIELDS,
+    TIEBREAKS_HELP,
     tournament_create,
     tournament_round_robin_start_with,
     tournament_update,
@@ -66,6 +67,7 @@ __all__ = [
     "SETTING_FIELDS",
     "SETTING_RANGES",
     "SWISS_ONLY_DEFAULTS",
+    "TIEBREAKS_HELP",
     "Result",
     "User",
     "bye_enter",

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import lazy
 
 from games.clock import TimeControl
 from tournaments import errors, selectors
 from tournaments.models import Entry, Tournament
-from tournaments.plugins import tournament_format_lookup
+from tournaments.plugins import tournament_format_lookup, tournament_formats
 from tournaments.services.common import (
     ORGANISE_PERMISSION,
     User,
@@ -65,6 +66,22 @@ SETTING_FIELDS: tuple[str, ...] = (
 )
 
 
+def _tiebreaks_help() -> str:
+    defaults = "; ".join(
+        f"{fmt.code.replace('_', ' ')}: {', '.join(fmt.default_tiebreaks) or 'none'}"
+        for fmt in sorted(tournament_formats().values(), key=lambda f: f.code)
+    )
+    return (
+        "Tie-break codes in order. Left empty, the format's default, as FIDE C.07 recommends "
+        f"({defaults})."
+    )
+
+
+#: What the form and the API say of the tie-break setting, defaults included (lazy: the
+#: formats register when the app is ready).
+TIEBREAKS_HELP = lazy(_tiebreaks_help, str)()
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -87,6 +104,7 @@ def tournament_create(
     tournament = Tournament(organiser=organiser, name=name.strip(), **settings)
     if time_control is not None:
         _set_time_control(tournament, time_control)
+    _tiebreaks_default(tournament)
     _validate(tournament)
     tournament.save()
     return tournament
@@ -107,10 +125,14 @@ def tournament_update(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="change it"
     )
     _reject_unknown(changes)
+    previous_format = tournament.format
     for field, value in changes.items():
         setattr(tournament, field, value.strip() if field == "name" else value)
     if time_control is not None:
         _set_time_control(tournament, time_control)
+    # Tie-breaks left as the old format's default follow the format.
+    kept = None if "tiebreaks" in changes else previous_format
+    _tiebreaks_default(tournament, previous_format=kept)
     _validate(tournament)
     tournament.save()
     return tournament
@@ -143,6 +165,7 @@ def tournament_round_robin_start_with(
     )
     tournament = Tournament(organiser=organiser, name=name.strip(), **settings)
     _set_time_control(tournament, time_control)
+    _tiebreaks_default(tournament)
     _validate(tournament)
     tournament.save()
     Entry.objects.bulk_create(
@@ -165,6 +188,18 @@ def _reject_unknown(settings: dict[str, Any]) -> None:
             f"Unknown setting(s): {', '.join(unknown)}. Known: {', '.join(SETTING_FIELDS)}.",
             code="unknown_setting",
         )
+
+
+def _tiebreaks_default(t: Tournament, *, previous_format: str | None = None) -> None:
+    """No tie-breaks named means the format's default (``TournamentFormat.default_tiebreaks``);
+    so does the previous format's default once the format changes."""
+    fmt = tournament_format_lookup(format=t.format)
+    if fmt is None:
+        return  # an unknown format: ``_validate`` names it
+    previous = tournament_format_lookup(format=previous_format) if previous_format else None
+    inherited = previous is not None and t.tiebreaks == list(previous.default_tiebreaks)
+    if not t.tiebreaks or inherited:
+        t.tiebreaks = list(fmt.default_tiebreaks)
 
 
 def _set_time_control(tournament: Tournament, tc: TimeControl) -> None:

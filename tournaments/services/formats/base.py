@@ -73,6 +73,9 @@ class TournamentFormat(ABC):
     avoids_forbidden_pairs: ClassVar[bool] = False
     #: Players may be split into sections (``section_size``).
     has_sections: ClassVar[bool] = False
+    #: The tie-breaks an event gets when the organiser names none (FIDE C.07's
+    #: recommendation for the format; docs/TOURNAMENTS.md, "Default tie-breaks").
+    default_tiebreaks: ClassVar[tuple[str, ...]] = ()
 
     def settings_problems(self, tournament: Tournament) -> dict[str, str]:
         """The settings this format refuses, by field (merged into ``_validate``'s)."""

@@ -24,6 +24,8 @@ class Knockout(TournamentFormat):
     code = Tournament.Format.KNOCKOUT
     bye_kind = Bye.Kind.PAIRING  # a bye goes through to the next round
     pairs_by_hand = False
+    # Players rank by the round they went out in, and the final has one winner.
+    default_tiebreaks = ()
 
     def pairing_installed(self) -> bool:
         """The bracket is built in here: nothing to install."""

@@ -22,6 +22,8 @@ class RoundRobin(TournamentFormat):
     bye_kind = Bye.Kind.ZERO  # the player left out of an odd round scores nothing
     independent_rounds = True
     has_sections = True
+    # Direct encounter, games won, Sonneborn-Berger, then Koya.
+    default_tiebreaks = ("de", "win", "sb", "ks")
 
     def rounds_total(self, tournament: Tournament) -> int:
         """Enough rounds for the largest section to play every cycle."""

@@ -20,6 +20,8 @@ class Swiss(TournamentFormat):
     bye_kind = Bye.Kind.PAIRING  # the pairing-allocated bye (C.04.1.c)
     takes_byes_ahead = True
     avoids_forbidden_pairs = True
+    # Buchholz Cut-1, Buchholz, then the direct encounter of the players still level.
+    default_tiebreaks = ("bh_c1", "bh", "de")
 
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
         """The rounds, late entries, byes and forfeits (the Swiss-only settings)."""
