@@ -167,3 +167,24 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.user} from {self.started_at:%Y-%m-%d}"
+
+
+class CalendarFeed(models.Model):
+    """The secret of a player's private calendar address (an iCalendar feed of their
+    deadlines and event dates). Whoever knows the address can read the feed, so the profile
+    page can renew the secret, which kills the old address at once.
+
+    The secret is kept as it is (not hashed, unlike API keys): the profile page shows the
+    address again whenever the player needs to paste it into another calendar.
+    """
+
+    SECRET_BYTES: ClassVar[int] = 32
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    secret = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now=True, help_text="When the secret was last made.")
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user}"

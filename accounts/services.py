@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.http import urlsafe_base64_decode
 
 from accounts import audit
-from accounts.models import ApiToken, Profile, Vacation, api_token_hash
+from accounts.models import ApiToken, CalendarFeed, Profile, Vacation, api_token_hash
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
 from accounts.signals import (
     password_reset_requested,
@@ -405,6 +405,23 @@ def vacation_end(*, user: AbstractUser, now: datetime | None = None) -> Vacation
             vacation.delete()
             vacation.ends_at = now
     return vacation
+
+
+# --- Calendar feed ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def calendar_feed_renew(*, user: AbstractUser) -> CalendarFeed:
+    """Give ``user`` a calendar address with a new secret (their first, or one that replaces
+    the old: the old address answers 404 from now on)."""
+    secret = secrets.token_urlsafe(CalendarFeed.SECRET_BYTES)
+    feed, _ = CalendarFeed.objects.update_or_create(user=user, defaults={"secret": secret})
+    return feed
+
+
+def calendar_feed_delete(*, user: AbstractUser) -> None:
+    """Turn ``user``'s calendar address off (nothing to do if they have none)."""
+    CalendarFeed.objects.filter(user=user).delete()
 
 
 # --- API tokens ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("ladders/", include("ladders.urls")),
     path("players/", include("players.urls")),
+    path("calendar/", include("players.calendar_urls")),
     path("", include("learn.urls")),
     path("", include("games.urls")),
 ]
