@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api
+from games import api, api_play_aids
 
 app_name = "games-api"
 
@@ -47,6 +47,7 @@ urlpatterns = [
         api.GamePositionApi.as_view(),
         name="game-position",
     ),
+    path("games/<int:game_id>/note/", api_play_aids.GameNoteApi.as_view(), name="game-note"),
     path("games/<int:game_id>/resign/", api.GameResignApi.as_view(), name="game-resign"),
     path("games/<int:game_id>/record/", api.GameRecordApi.as_view(), name="game-record"),
     path(

@@ -399,3 +399,25 @@ class ConditionalLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}@{self.start_ply} {self.owner}: {' / '.join(self.moves)}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on one of their games. No one else reads them: not the
+    opponent, not spectators, not moderators (nor the admin: the model is not registered)."""
+
+    MAX_LENGTH = 10000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes"
+    )
+    body = models.TextField(max_length=MAX_LENGTH)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "owner"], name="game_note_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"Notes of player #{self.owner_id} on game #{self.game_id}"

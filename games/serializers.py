@@ -445,3 +445,19 @@ class MessageReportOutputSerializer(serializers.Serializer):
     message = serializers.IntegerField(source="message_id")
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+# --- Notes --------------------------------------------------------------------------------------
+
+
+class GameNoteSerializer(serializers.Serializer):
+    body = serializers.CharField(help_text="Your notes; empty if you wrote none.")
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="When you last saved them.")
+
+
+class GameNoteInputSerializer(StrictJsonTypes, serializers.Serializer):
+    body = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your notes, up to 10000 characters; empty deletes them.",
+    )

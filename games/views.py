@@ -288,6 +288,7 @@ def _play_aids_context(
         "conditional_lines": (
             selectors.conditional_line_list(game=game, user=user) if can_queue else []
         ),
+        "note": selectors.game_note_get(game=game, user=user) if side is not None else None,
     }
 
 

@@ -77,6 +77,14 @@ API_ROWS = [
         expect(404, **LOGGED_IN, opponent=204),
         ids=lambda world: {**world.ids, "line_id": _opponents_line(world).pk},
     ),
+    # --- private notes: their owner's only; to anyone else (moderators too) they are absent ---
+    ApiRow("GET", f"{GAME}/note/", expect(404, **LOGGED_IN, player=200, opponent=200)),
+    ApiRow(
+        "PUT",
+        f"{GAME}/note/",
+        expect(404, **LOGGED_IN, player=200, opponent=200),
+        body={"body": "My plan"},
+    ),
     # --- messages (the world's message: the player's, reported by the opponent) ---
     ApiRow("GET", f"{GAME}/messages/", SEES_PRIVATE_GAME),
     ApiRow(
