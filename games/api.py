@@ -141,6 +141,7 @@ class ChallengeListCreateApi(APIView):
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
+            takebacks=data["takebacks"],
             time_control=tc,
             message=data["message"],
         )

@@ -93,3 +93,26 @@ def game_note_save(request: HttpRequest, game_id: int) -> HttpResponse:
     else:
         messages.success(request, "Notes saved." if note else "Notes cleared.")
     return redirect(f"{reverse('games:game', args=[game.pk])}#notes")
+
+
+@require_POST
+@login_required
+def game_takeback(request: HttpRequest, game_id: int, answer: str = "") -> HttpResponse:
+    """Ask to take back one's last move (``answer`` empty), or accept or decline the
+    opponent's request."""
+    game = _visible_game(request, game_id)
+    try:
+        if not answer:
+            ply = int(request.POST.get("ply", ""))
+            asked = services.takeback_request(game_id=game.pk, user=request.user, expected_ply=ply)
+            messages.info(request, f"You asked to take back {asked.move}: your opponent decides.")
+        else:
+            accept = answer == "accept"
+            done = services.takeback_answer(game_id=game.pk, user=request.user, accept=accept)
+            what = "taken back: your opponent moves again" if accept else "declined"
+            messages.success(request, f"{done.move} {what}.")
+    except ValueError:
+        messages.error(request, "The form lost the game's ply: reload the page and try again.")
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect(f"{reverse('games:game', args=[game.pk])}#takeback")

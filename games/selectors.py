@@ -20,7 +20,16 @@ from accounts.selectors import (
 from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
-from games.models import Challenge, ConditionalLine, Game, GameMessage, GameNote, Move, Side
+from games.models import (
+    Challenge,
+    ConditionalLine,
+    Game,
+    GameMessage,
+    GameNote,
+    Move,
+    Side,
+    TakebackRequest,
+)
 from games.rules import GameRecord, GameState, IllegalMoveError, NotationError
 from games.rules import Move as EngineMove
 
@@ -107,6 +116,24 @@ def game_note_get(*, game: Game, user: AnyUser) -> GameNote | None:
     if game.player_side(user) is None:
         raise errors.GameNotFound(f"You have no notes in game #{game.pk}.")
     return GameNote.objects.filter(game=game, owner_id=user.pk).first()
+
+
+def takeback_refusal(*, game: Game) -> str | None:
+    """Why ``game`` allows no takeback, or None if it does: a rated game only if created
+    with takebacks allowed, a tournament, league or ladder game never."""
+    if game.rated and not game.takebacks:
+        return "This rated game was created without takebacks, so none can be asked."
+    if game.in_competition:
+        return "Takebacks are never possible in tournament, league or ladder games."
+    return None
+
+
+def takeback_pending(*, game: Game) -> TakebackRequest | None:
+    """The takeback waiting for an answer in ``game``'s current position, if any (one asked
+    before the opponent moved has lapsed)."""
+    return TakebackRequest.objects.filter(
+        game=game, ply=game.ply, status=TakebackRequest.Status.PENDING
+    ).first()
 
 
 #: The most moves an analysis line may try beyond the game's position.
