@@ -30,6 +30,7 @@ migrate: install
 ## make run: migrate, seed demo users and games, start the Celery workers (the clock queue
 ## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
 run: migrate
+	$(BIN)/python manage.py vapid_keys
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_tournaments
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_leagues

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from accounts.models import ApiToken, CalendarFeed, Profile, Vacation, api_token_hash
+from accounts.models import ApiToken, CalendarFeed, Profile, PushDevice, Vacation, api_token_hash
 
 Interval = tuple[datetime, datetime]
 
@@ -49,6 +49,11 @@ def calendar_feed_owner(*, secret: str) -> AbstractBaseUser | None:
     if feed is None or not feed.user.is_active:
         return None
     return feed.user
+
+
+def push_device_list(*, user: AbstractBaseUser) -> QuerySet[PushDevice]:
+    """``user``'s devices that receive push notifications, oldest first."""
+    return PushDevice.objects.filter(user=user)
 
 
 # --- Vacations ----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from accounts.selectors import (
     api_token_list,
     calendar_feed_get,
     profile_get,
+    push_device_list,
     vacation_allowance,
     vacation_list_recent,
 )
@@ -39,6 +40,8 @@ from accounts.services import (
     calendar_feed_delete,
     calendar_feed_renew,
     profile_update,
+    push_device_add,
+    push_device_remove,
     signup_confirm,
     signup_request,
     vacation_end,
@@ -194,6 +197,8 @@ def _profile_page(
         "allowance": vacation_allowance(user=request.user, now=timezone.now()),
         "vacations": vacation_list_recent(user=request.user),
         "calendar_url": _calendar_url(request.user),
+        "push_devices": push_device_list(user=request.user),
+        "vapid_public_key": settings.WEBPUSH_VAPID_PUBLIC_KEY,
     }
     return render(request, "accounts/profile.html", context, status=status)
 
@@ -217,6 +222,33 @@ def calendar_renew(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, "Your calendar address is ready: add it to your calendar.")
     return redirect(reverse("accounts:profile") + "#calendar")
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """Keep the push subscription this browser made (``push.js`` fills the form)."""
+    fields = {name: request.POST.get(name, "").strip() for name in ("endpoint", "p256dh", "auth")}
+    try:
+        push_device_add(user=request.user, name=request.POST.get("name", ""), **fields)
+    except ValidationError as exc:
+        problems = "; ".join(f"{field}: {' '.join(m)}" for field, m in exc.message_dict.items())
+        messages.error(request, f"This browser's subscription was not kept ({problems}).")
+    else:
+        messages.success(request, "Notifications are on for this device.")
+    return redirect(reverse("accounts:profile") + "#push")
+
+
+@login_required
+@require_POST
+def push_device_delete(request: HttpRequest, device_id: int) -> HttpResponse:
+    try:
+        push_device_remove(user=request.user, device_id=device_id)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "That device gets no more notifications.")
+    return redirect(reverse("accounts:profile") + "#push")
 
 
 @login_required
