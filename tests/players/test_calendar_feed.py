@@ -172,7 +172,8 @@ def test_profile_page_makes_shows_and_renews_the_address(ann) -> None:
     client.post(reverse("accounts:calendar_renew"))
     first = ann.calendar_feed.secret
     page = client.get(profile).content.decode()
-    assert f"/calendar/{first}.ics" in page
+    assert page.count(f"/calendar/{first}.ics") == 2  # the address to copy, the download link
+    assert page.count('id="calendar"') == 1
 
     response = client.post(reverse("accounts:calendar_renew"), follow=True)
     ann.calendar_feed.refresh_from_db()
