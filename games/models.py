@@ -280,9 +280,11 @@ class Game(TimeControlFields):
 class Move(models.Model):
     """One recorded turn: a placed tile, an automatic pass, or a forfeited (window) move.
 
-    Rows are only ever appended. A database trigger (see migration 0002) refuses a row whose
-    ply is not the next one of its game or whose game is not in progress, so two moves at one
-    ply and a move after the end cannot be stored, whatever the application does.
+    Rows are only ever appended, and never changed; the one row ever deleted is the last one,
+    when both players agree to a takeback (``services.takebacks``). A database trigger (see
+    migration 0002) refuses a row whose ply is not the next one of its game or whose game is
+    not in progress, so two moves at one ply and a move after the end cannot be stored,
+    whatever the application does.
     """
 
     class Kind(models.TextChoices):
