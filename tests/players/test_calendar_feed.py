@@ -163,7 +163,7 @@ def test_a_suspended_players_feed_is_not_found(ann) -> None:
     assert Client().get(f"/calendar/{secret}.ics").status_code == 404
 
 
-def test_profile_page_makes_shows_and_renews_the_address(ann) -> None:
+def test_profile_page_makes_shows_and_renews_the_address(ann, settings) -> None:
     client = Client()
     client.force_login(ann)
     profile = reverse("accounts:profile")
@@ -172,7 +172,9 @@ def test_profile_page_makes_shows_and_renews_the_address(ann) -> None:
     client.post(reverse("accounts:calendar_renew"))
     first = ann.calendar_feed.secret
     page = client.get(profile).content.decode()
-    assert page.count(f"/calendar/{first}.ics") == 2  # the address to copy, the download link
+    assert page.count(f"/calendar/{first}.ics") == 3  # to copy, to download, to subscribe
+    host = settings.SITE_URL.split("://", 1)[1]
+    assert f'href="webcal://{host}/calendar/{first}.ics"' in page
     assert page.count('id="calendar"') == 1
 
     response = client.post(reverse("accounts:calendar_renew"), follow=True)
