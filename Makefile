@@ -31,6 +31,7 @@ migrate: install
 ## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
 ## The logins are printed once, last: by demo_banner, once the server answers.
 run: migrate
+	$(BIN)/python manage.py vapid_keys
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo --no-banner
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_tournaments
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_leagues

@@ -15,6 +15,11 @@ def default_reminder_hours() -> list[int]:
     return [24, 2]
 
 
+#: The push switches, one per email switch (``notify_turn`` → ``push_turn``): an event whose
+#: email a switch allows is also pushed to the player's devices if its push switch is on.
+PUSH_FIELDS: tuple[str, ...] = ("push_turn", "push_challenge", "push_game_end", "push_message")
+
+
 class Profile(models.Model):
     """What a player shows others and how they want to be told about their games."""
 
@@ -26,6 +31,7 @@ class Profile(models.Model):
         "notify_game_end",
         "notify_message",
         "email_digest",
+        *PUSH_FIELDS,
     )
     EDITABLE_FIELDS: ClassVar[tuple[str, ...]] = (
         "display_name",
@@ -58,6 +64,17 @@ class Profile(models.Model):
     notify_challenge = models.BooleanField("email when someone challenges me", default=True)
     notify_game_end = models.BooleanField("email when a game of mine ends", default=True)
     notify_message = models.BooleanField("email when I get a message", default=True)
+    push_turn = models.BooleanField(
+        "push to my devices when it is my turn (and deadline reminders)", default=True
+    )
+    push_challenge = models.BooleanField(
+        "push when someone challenges me (and rounds and seasons start)", default=True
+    )
+    push_game_end = models.BooleanField("push when a game of mine ends", default=True)
+    push_message = models.BooleanField("push when I get a message", default=True)
+    # Kept by the PushDevice services, so queuing a notification for a player without a
+    # device costs no query (a move's answer waits for its notifications' rows).
+    has_push_devices = models.BooleanField(default=False, editable=False)
     reminder_hours = models.JSONField(
         default=default_reminder_hours,
         blank=True,  # [] is a valid choice: no reminders
@@ -167,3 +184,45 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.user} from {self.started_at:%Y-%m-%d}"
+
+
+class CalendarFeed(models.Model):
+    """The secret of a player's private calendar address (an iCalendar feed of their
+    deadlines and event dates). Whoever knows the address can read the feed, so the profile
+    page can renew the secret, which kills the old address at once.
+
+    The secret is kept as it is (not hashed, unlike API keys): the profile page shows the
+    address again whenever the player needs to paste it into another calendar.
+    """
+
+    SECRET_BYTES: ClassVar[int] = 32
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    secret = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now=True, help_text="When the secret was last made.")
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user}"
+
+
+class PushDevice(models.Model):
+    """A browser on one of the player's devices that accepts Web Push (W3C Push API): the
+    subscription it gave (its push service's endpoint and its encryption keys)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url).")
+    auth = models.CharField(max_length=50, help_text="The browser's auth secret (base64url).")
+    name = models.CharField(max_length=100, help_text="What the player sees, e.g. the browser.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_push_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} of {self.user}"

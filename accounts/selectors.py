@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from accounts.models import ApiToken, Profile, Vacation, api_token_hash
+from accounts.models import ApiToken, CalendarFeed, Profile, PushDevice, Vacation, api_token_hash
 
 Interval = tuple[datetime, datetime]
 
@@ -33,6 +33,27 @@ def api_token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
 def api_token_get_by_key(*, key: str) -> ApiToken | None:
     """The token (revoked or not) whose raw key is ``key``, with its user, or ``None``."""
     return ApiToken.objects.select_related("user").filter(key_hash=api_token_hash(key)).first()
+
+
+def calendar_feed_get(*, user: AbstractBaseUser) -> CalendarFeed | None:
+    """``user``'s calendar address, or None if they have not made one."""
+    return CalendarFeed.objects.filter(user=user).first()
+
+
+def calendar_feed_owner(*, secret: str) -> AbstractBaseUser | None:
+    """The active user whose calendar address has ``secret``, or None (unknown, renewed,
+    turned off, or the account suspended)."""
+    if not secret:
+        return None
+    feed = CalendarFeed.objects.select_related("user__profile").filter(secret=secret).first()
+    if feed is None or not feed.user.is_active:
+        return None
+    return feed.user
+
+
+def push_device_list(*, user: AbstractBaseUser) -> QuerySet[PushDevice]:
+    """``user``'s devices that receive push notifications, oldest first."""
+    return PushDevice.objects.filter(user=user)
 
 
 # --- Vacations ----------------------------------------------------------------------------

@@ -26,7 +26,14 @@ from django.utils import timezone
 from django.utils.http import urlsafe_base64_decode
 
 from accounts import audit
-from accounts.models import ApiToken, Profile, Vacation, api_token_hash
+from accounts.models import (
+    ApiToken,
+    CalendarFeed,
+    Profile,
+    PushDevice,
+    Vacation,
+    api_token_hash,
+)
 from accounts.selectors import profile_get, vacation_allowance, vacation_current
 from accounts.signals import (
     password_reset_requested,
@@ -405,6 +412,72 @@ def vacation_end(*, user: AbstractUser, now: datetime | None = None) -> Vacation
             vacation.delete()
             vacation.ends_at = now
     return vacation
+
+
+# --- Calendar feed ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def calendar_feed_renew(*, user: AbstractUser) -> CalendarFeed:
+    """Give ``user`` a calendar address with a new secret (their first, or one that replaces
+    the old: the old address answers 404 from now on)."""
+    secret = secrets.token_urlsafe(CalendarFeed.SECRET_BYTES)
+    feed, _ = CalendarFeed.objects.update_or_create(user=user, defaults={"secret": secret})
+    return feed
+
+
+def calendar_feed_delete(*, user: AbstractUser) -> None:
+    """Turn ``user``'s calendar address off (nothing to do if they have none)."""
+    CalendarFeed.objects.filter(user=user).delete()
+
+
+# --- Web Push devices ---------------------------------------------------------------------
+
+
+def push_device_add(
+    *, user: AbstractUser, endpoint: str, p256dh: str, auth: str, name: str
+) -> PushDevice:
+    """Keep the push subscription a browser of ``user``'s gave (the same endpoint again, as
+    after a browser renewed it, replaces the old keys, whoever had it)."""
+    errors: Errors = {}
+    for field, value in (("endpoint", endpoint), ("p256dh", p256dh), ("auth", auth)):
+        _check(errors, field, lambda f=field, v=value: PushDevice._meta.get_field(f).clean(v, None))
+    if not endpoint.startswith("https://"):
+        errors.setdefault("endpoint", []).append("A push endpoint is an https:// address.")
+    if errors:
+        raise ValidationError(errors)
+    previous = PushDevice.objects.filter(endpoint=endpoint).values_list("user_id", flat=True)
+    owners = {*previous, user.pk}
+    device, _ = PushDevice.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "name": name[:100] or "Browser"},
+    )
+    _push_flags_sync(owners)
+    return device
+
+
+def _push_flags_sync(user_ids: set[int]) -> None:
+    """Set ``Profile.has_push_devices`` of these users from their devices."""
+    with_devices = set(
+        PushDevice.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True)
+    )
+    Profile.objects.filter(user_id__in=user_ids & with_devices).update(has_push_devices=True)
+    Profile.objects.filter(user_id__in=user_ids - with_devices).update(has_push_devices=False)
+
+
+def push_device_remove(*, user: AbstractUser, device_id: int) -> None:
+    """Stop pushing to one of ``user``'s devices; anyone else's is not found."""
+    deleted, _ = PushDevice.objects.filter(user=user, pk=device_id).delete()
+    if not deleted:
+        raise NotFound("You have no device with this id receiving notifications.")
+    _push_flags_sync({user.pk})
+
+
+def push_device_forget(*, endpoint: str) -> None:
+    """Drop a subscription its push service says is gone (404 or 410)."""
+    owners = set(PushDevice.objects.filter(endpoint=endpoint).values_list("user_id", flat=True))
+    PushDevice.objects.filter(endpoint=endpoint).delete()
+    _push_flags_sync(owners)
 
 
 # --- API tokens ---------------------------------------------------------------------------

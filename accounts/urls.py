@@ -43,6 +43,14 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/vacation/", views.vacation_begin, name="vacation_start"),
     path("profile/vacation/end/", views.vacation_finish, name="vacation_end"),
+    path("profile/calendar/", views.calendar_renew, name="calendar_renew"),
+    path("profile/calendar/off/", views.calendar_off, name="calendar_off"),
+    path("profile/push/", views.push_subscribe, name="push_subscribe"),
+    path(
+        "profile/push/<int:device_id>/remove/",
+        views.push_device_delete,
+        name="push_device_remove",
+    ),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
 ]

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -28,14 +28,20 @@ from accounts.forms import (
 from accounts.login_limits import client_address, lockout_message, login_lock_wait
 from accounts.selectors import (
     api_token_list,
+    calendar_feed_get,
     profile_get,
+    push_device_list,
     vacation_allowance,
     vacation_list_recent,
 )
 from accounts.services import (
     api_token_create,
     api_token_revoke,
+    calendar_feed_delete,
+    calendar_feed_renew,
     profile_update,
+    push_device_add,
+    push_device_remove,
     signup_confirm,
     signup_request,
     vacation_end,
@@ -190,8 +196,67 @@ def _profile_page(
         "vacation_form": vacation_form or VacationStartForm(),
         "allowance": vacation_allowance(user=request.user, now=timezone.now()),
         "vacations": vacation_list_recent(user=request.user),
+        "calendar_url": _calendar_url(request.user),
+        "push_devices": push_device_list(user=request.user),
+        "vapid_public_key": settings.WEBPUSH_VAPID_PUBLIC_KEY,
     }
     return render(request, "accounts/profile.html", context, status=status)
+
+
+def _calendar_url(user: Any) -> str | None:
+    """The address of ``user``'s private calendar, or None if they have none."""
+    feed = calendar_feed_get(user=user)
+    if feed is None:
+        return None
+    return settings.SITE_URL + reverse("calendar:feed", args=[feed.secret])
+
+
+@login_required
+@require_POST
+def calendar_renew(request: HttpRequest) -> HttpResponse:
+    """Make the player's calendar address, or a new one that replaces (and kills) the old."""
+    had_one = calendar_feed_get(user=request.user) is not None
+    calendar_feed_renew(user=request.user)
+    if had_one:
+        messages.success(request, "New calendar address made: the old one no longer works.")
+    else:
+        messages.success(request, "Your calendar address is ready: add it to your calendar.")
+    return redirect(reverse("accounts:profile") + "#calendar")
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """Keep the push subscription this browser made (``push.js`` fills the form)."""
+    fields = {name: request.POST.get(name, "").strip() for name in ("endpoint", "p256dh", "auth")}
+    try:
+        push_device_add(user=request.user, name=request.POST.get("name", ""), **fields)
+    except ValidationError as exc:
+        problems = "; ".join(f"{field}: {' '.join(m)}" for field, m in exc.message_dict.items())
+        messages.error(request, f"This browser's subscription was not kept ({problems}).")
+    else:
+        messages.success(request, "Notifications are on for this device.")
+    return redirect(reverse("accounts:profile") + "#push")
+
+
+@login_required
+@require_POST
+def push_device_delete(request: HttpRequest, device_id: int) -> HttpResponse:
+    try:
+        push_device_remove(user=request.user, device_id=device_id)
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "That device gets no more notifications.")
+    return redirect(reverse("accounts:profile") + "#push")
+
+
+@login_required
+@require_POST
+def calendar_off(request: HttpRequest) -> HttpResponse:
+    calendar_feed_delete(user=request.user)
+    messages.success(request, "Calendar address turned off: it no longer works.")
+    return redirect(reverse("accounts:profile") + "#calendar")
 
 
 @login_required

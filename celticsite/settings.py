@@ -8,6 +8,7 @@ Every variable is listed in docs/CONFIGURATION.md.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -271,6 +272,10 @@ CELERY_TASK_ROUTES = {
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # docs/NOTIFICATIONS.md describes these.
     "notifications-flush-outbox": {"task": "notifications.tasks.flush_outbox", "schedule": 60.0},
+    "notifications-flush-push-outbox": {
+        "task": "notifications.tasks.flush_push_outbox",
+        "schedule": 60.0,
+    },
     "notifications-deadline-reminders": {
         "task": "notifications.tasks.send_deadline_reminders",
         "schedule": 300.0,  # reminders go out within 5 minutes of the chosen time
@@ -327,6 +332,23 @@ if CELTIC_IMAP_HOST:
         "task": "notifications.tasks.poll_inbound_mailbox",
         "schedule": CELTIC_IMAP_POLL_SECONDS,
     }
+
+# --- Web Push (docs/NOTIFICATIONS.md, "Web Push") -------------------------------------------
+# The VAPID key pair (base64url: the raw private key, the uncompressed public point) from the
+# environment, else the pair ``make run`` generated into var/vapid.json
+# (``manage.py vapid_keys``), else none: then no browser can subscribe and nothing is pushed.
+WEBPUSH_VAPID_KEYS_FILE = VAR_DIR / "vapid.json"
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+_VAPID_FROM_ENV = WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY
+if not _VAPID_FROM_ENV and WEBPUSH_VAPID_KEYS_FILE.exists():
+    _vapid = json.loads(WEBPUSH_VAPID_KEYS_FILE.read_text())
+    WEBPUSH_VAPID_PUBLIC_KEY, WEBPUSH_VAPID_PRIVATE_KEY = _vapid["public"], _vapid["private"]
+# Who runs the server, for push services to contact (RFC 8292 "sub").
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "mailto:admin@celtic.localhost")
+# How long a push service keeps a push for a device that is offline, in seconds.
+WEBPUSH_TTL = int(os.environ.get("WEBPUSH_TTL", str(24 * 3600)))
+WEBPUSH_TIMEOUT = float(os.environ.get("WEBPUSH_TIMEOUT", "10"))
 
 # --- Client addresses and failed logins (docs/SECURITY.md) -----------------------------------
 CELTIC_TRUSTED_PROXIES = int(os.environ.get("CELTIC_TRUSTED_PROXIES", "0"))

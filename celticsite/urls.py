@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from celticsite.api import api_not_found
+from celticsite.pwa import manifest, service_worker
 
 # An unexpected error under /api/ answers the JSON error body, not the HTML page.
 handler500 = "celticsite.api.server_error"
@@ -34,6 +35,9 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("ladders/", include("ladders.urls")),
     path("players/", include("players.urls")),
+    path("calendar/", include("players.calendar_urls")),
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("", include("learn.urls")),
     path("", include("games.urls")),
 ]

@@ -141,6 +141,7 @@ class ChallengeListCreateApi(APIView):
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
+            takebacks=data["takebacks"],
             time_control=tc,
             message=data["message"],
         )
@@ -317,20 +318,49 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+TRIED_MOVES = OpenApiParameter(
+    "after",
+    str,
+    description="Moves to try from the position, in turn, separated by commas, e.g. "
+    "`f5 NE,d5 NESW n`. Nothing is stored: the game never sees them. A move that does not "
+    "parse or is illegal gets 400 naming its `index` (1-based).",
+)
+
+
+def tried_moves(request: Request) -> list[str]:
+    """The notations of the ``after`` query parameter (none when it is absent or empty)."""
+    text = request.query_params.get("after", "")
+    if not text.strip():
+        return []
+    moves = [move.strip() for move in text.split(",")]
+    if "" in moves:
+        raise DomainError(
+            f"after={text!r} has an empty move: write the moves separated by single commas, "
+            "like 'f5 NE,d5 NESW n'.",
+            code="invalid_notation",
+        )
+    return moves
+
+
 class GameLegalMovesApi(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         summary="The legal moves of the player to move",
-        responses={200: s.LegalMovesSerializer, **_errors(404)},
+        description="With `after`, those of the position the tried moves reach (an analysis "
+        "board; `ply` is then that position's).",
+        parameters=[TRIED_MOVES],
+        responses={200: s.LegalMovesSerializer, **_errors(400, 404)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        state = selectors.game_position(game=game)
-        moves = sorted(str(m) for m in state.legal_moves()) if game.is_active else []
-        to_move = state.to_move.value if game.is_active and state.to_move else None
-        return Response({"ply": game.ply, "to_move": to_move, "moves": moves})
+        tried = tried_moves(request)
+        state = selectors.analysis_position(game=game, moves=tried)
+        live = game.is_active or bool(tried)  # an ended game takes no move, but may be analysed
+        moves = sorted(str(m) for m in state.legal_moves()) if live else []
+        to_move = state.to_move.value if live and state.to_move else None
+        return Response({"ply": state.ply, "to_move": to_move, "moves": moves})
 
 
 class GamePositionApi(APIView):
@@ -338,12 +368,16 @@ class GamePositionApi(APIView):
 
     @extend_schema(
         summary="The position after a given number of turns (replay)",
+        description="With `after`, the position the tried moves reach from there (an "
+        "analysis board).",
+        parameters=[TRIED_MOVES],
         responses={200: s.PositionSerializer, **_errors(400, 404)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int, ply: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        return Response(position_data(selectors.game_position(game=game, ply=ply)))
+        state = selectors.analysis_position(game=game, ply=ply, moves=tried_moves(request))
+        return Response(position_data(state))
 
 
 class GameResignApi(APIView):

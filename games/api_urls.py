@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api
+from games import api, api_play_aids
 
 app_name = "games-api"
 
@@ -46,6 +46,18 @@ urlpatterns = [
         "games/<int:game_id>/positions/<int:ply>/",
         api.GamePositionApi.as_view(),
         name="game-position",
+    ),
+    path("games/<int:game_id>/note/", api_play_aids.GameNoteApi.as_view(), name="game-note"),
+    path("games/<int:game_id>/takeback/", api_play_aids.GameTakebackApi.as_view(), name="takeback"),
+    path(
+        "games/<int:game_id>/takeback/accept/",
+        api_play_aids.GameTakebackAnswerApi.as_view(accept=True),
+        name="takeback-accept",
+    ),
+    path(
+        "games/<int:game_id>/takeback/decline/",
+        api_play_aids.GameTakebackAnswerApi.as_view(accept=False),
+        name="takeback-decline",
     ),
     path("games/<int:game_id>/resign/", api.GameResignApi.as_view(), name="game-resign"),
     path("games/<int:game_id>/record/", api.GameRecordApi.as_view(), name="game-record"),

@@ -112,7 +112,7 @@ def form_saved(form: forms.Form, save: Callable[[], Saved]) -> Saved | None:
 class ChallengeForm(TimeControlForm):
     """The options of a new challenge; ``time_control()`` builds the checked time control."""
 
-    field_order = ["opponent", "colour", "rated", "public", "window_forfeit"]
+    field_order = ["opponent", "colour", "rated", "public", "window_forfeit", "takebacks"]
 
     opponent = forms.CharField(
         max_length=150,
@@ -133,6 +133,12 @@ class ChallengeForm(TimeControlForm):
         required=False,
         label="Window-forfeit variant",
         help_text="A move that breaks the 5x5 window costs the turn instead of being refused.",
+    )
+    takebacks = forms.BooleanField(
+        required=False,
+        label="Allow takebacks",
+        help_text="A player may ask to take back their last move before the other replies; "
+        "the other decides. Unrated games always allow it.",
     )
     message = forms.CharField(
         max_length=300, required=False, label="Message", widget=forms.Textarea(attrs={"rows": 2})

@@ -118,6 +118,10 @@ class Challenge(TimeControlFields):
     window_forfeit = models.BooleanField(
         default=False, help_text="A move that breaks the 5x5 window forfeits the turn."
     )
+    takebacks = models.BooleanField(
+        default=False,
+        help_text="A player may ask to take back their last move (unrated games always may).",
+    )
     message = models.CharField(max_length=300, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -167,6 +171,13 @@ class Game(TimeControlFields):
     rated = models.BooleanField(default=True)
     public = models.BooleanField(default=True)
     window_forfeit = models.BooleanField(default=False)
+    takebacks = models.BooleanField(
+        default=False,
+        help_text="A player may ask to take back their last move (unrated games always may).",
+    )
+    #: The clock as it was before the last move (``services.takebacks``): its ply, the mover's
+    #: bank and the running time they had left then, so an agreed takeback loses no time.
+    clock_before_last_move = models.JSONField(null=True, blank=True, editable=False)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     result = models.CharField(max_length=7, choices=Result.choices, blank=True, default="")
@@ -241,6 +252,15 @@ class Game(TimeControlFields):
         link = getattr(self, "tournament_link", None)
         return getattr(link, "tournament", None) if link is not None else None
 
+    @property
+    def in_competition(self) -> bool:
+        """Whether the game belongs to a tournament (leagues' divisions included) or a ladder,
+        followed by the reverse relations those apps declare (nothing here imports them)."""
+        return any(
+            getattr(self, related, None) is not None
+            for related in ("tournament_link", "ladder_challenge")
+        )
+
     def player(self, side: str) -> object:
         return self.orange if side == Side.ORANGE else self.blue
 
@@ -260,9 +280,11 @@ class Game(TimeControlFields):
 class Move(models.Model):
     """One recorded turn: a placed tile, an automatic pass, or a forfeited (window) move.
 
-    Rows are only ever appended. A database trigger (see migration 0002) refuses a row whose
-    ply is not the next one of its game or whose game is not in progress, so two moves at one
-    ply and a move after the end cannot be stored, whatever the application does.
+    Rows are only ever appended, and never changed; the one row ever deleted is the last one,
+    when both players agree to a takeback (``services.takebacks``). A database trigger (see
+    migration 0002) refuses a row whose ply is not the next one of its game or whose game is
+    not in progress, so two moves at one ply and a move after the end cannot be stored,
+    whatever the application does.
     """
 
     class Kind(models.TextChoices):
@@ -399,3 +421,58 @@ class ConditionalLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}@{self.start_ply} {self.owner}: {' / '.join(self.moves)}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on one of their games. No one else reads them: not the
+    opponent, not spectators, not moderators (nor the admin: the model is not registered)."""
+
+    MAX_LENGTH = 10000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes"
+    )
+    body = models.TextField(max_length=MAX_LENGTH)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "owner"], name="game_note_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"Notes of player #{self.owner_id} on game #{self.game_id}"
+
+
+class TakebackRequest(models.Model):
+    """A player's request to take back their last move, before their opponent has moved.
+
+    One per move (``ply``: the game's ply when it was asked, the move being the one before);
+    the opponent accepts (the move is removed and the clocks restored) or declines. A request
+    not answered before the opponent moves lapses.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the opponent"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="takeback_requests")
+    requester = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="takeback_requests"
+    )
+    ply = models.PositiveIntegerField(help_text="The game's ply when it was asked.")
+    move = models.CharField(max_length=16, help_text="The move to take back.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="takeback_once_per_move")
+        ]
+
+    def __str__(self) -> str:
+        return f"Takeback of {self.move} in game #{self.game_id} ({self.status})"

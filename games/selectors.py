@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -20,8 +20,18 @@ from accounts.selectors import (
 from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
-from games.models import Challenge, ConditionalLine, Game, GameMessage, Move, Side
-from games.rules import GameRecord, GameState
+from games.models import (
+    Challenge,
+    ConditionalLine,
+    Game,
+    GameMessage,
+    GameNote,
+    Move,
+    Side,
+    TakebackRequest,
+)
+from games.rules import GameRecord, GameState, IllegalMoveError, NotationError
+from games.rules import Move as EngineMove
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -98,6 +108,62 @@ def conditional_line_list(*, game: Game, user: AnyUser) -> QuerySet[ConditionalL
         raise errors.GameNotFound(f"You have no conditional moves in game #{game.pk}.")
     lines = ConditionalLine.objects.filter(game=game, owner_id=user.pk, start_ply__gte=game.ply)
     return lines if game.is_active else lines.none()
+
+
+def game_note_get(*, game: Game, user: AnyUser) -> GameNote | None:
+    """``user``'s own notes on ``game`` (None if they wrote none). Nobody reads another
+    player's notes, moderators included: to anyone but a player the notes do not exist."""
+    if game.player_side(user) is None:
+        raise errors.GameNotFound(f"You have no notes in game #{game.pk}.")
+    return GameNote.objects.filter(game=game, owner_id=user.pk).first()
+
+
+def takeback_refusal(*, game: Game) -> str | None:
+    """Why ``game`` allows no takeback, or None if it does: a rated game only if created
+    with takebacks allowed, a tournament, league or ladder game never."""
+    if game.rated and not game.takebacks:
+        return "This rated game was created without takebacks, so none can be asked."
+    if game.in_competition:
+        return "Takebacks are never possible in tournament, league or ladder games."
+    return None
+
+
+def takeback_pending(*, game: Game) -> TakebackRequest | None:
+    """The takeback waiting for an answer in ``game``'s current position, if any (one asked
+    before the opponent moved has lapsed)."""
+    return TakebackRequest.objects.filter(
+        game=game, ply=game.ply, status=TakebackRequest.Status.PENDING
+    ).first()
+
+
+#: The most moves an analysis line may try beyond the game's position.
+ANALYSIS_MAX_MOVES = 100
+
+
+def analysis_position(*, game: Game, moves: Sequence[str], ply: int | None = None) -> GameState:
+    """The position after ``moves`` tried in turn from the game's position after ``ply``
+    turns (default: now), automatic passes included. Nothing is stored: the game never sees
+    an analysis. A move that does not parse or is illegal is refused, naming its place."""
+    state = game_position(game=game, ply=ply)
+    if len(moves) > ANALYSIS_MAX_MOVES:
+        raise errors.DomainError(
+            f"{len(moves)} moves were tried; at most {ANALYSIS_MAX_MOVES} are allowed.",
+            code="analysis_too_long",
+        )
+    for number, text in enumerate(moves, start=1):
+        try:
+            state.apply(EngineMove.parse(text))
+        except NotationError as exc:
+            raise errors.InvalidNotation(
+                f"Tried move {number}: {exc}", expected=errors.HOW_TO_WRITE_A_MOVE, index=number
+            ) from None
+        except IllegalMoveError as exc:
+            raise errors.IllegalMove(
+                f"Tried move {number}, {text.strip()}, is illegal here: {exc}",
+                rule=exc.rule.value,
+                index=number,
+            ) from None
+    return state
 
 
 def game_live_status(*, game: Game, user: AnyUser) -> dict[str, object]:

@@ -124,6 +124,11 @@ class ChallengeInputSerializer(StrictJsonTypes, serializers.Serializer):
         help_text="Variant: a move that breaks only the 5x5 window forfeits the turn "
         "instead of being rejected.",
     )
+    takebacks = serializers.BooleanField(
+        default=False,
+        help_text="A rated game allows takebacks only if this is set (an unrated one always "
+        "does; a tournament game never).",
+    )
     time_control = TimeControlSerializer(required=False)
     message = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
 
@@ -144,6 +149,7 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
             "rated",
             "public",
             "window_forfeit",
+            "takebacks",
             "time_control",
             "message",
             "status",
@@ -222,6 +228,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "rated",
             "public",
             "window_forfeit",
+            "takebacks",
             "time_control",
             "deadline",
             "orange_seconds_left",
@@ -445,3 +452,44 @@ class MessageReportOutputSerializer(serializers.Serializer):
     message = serializers.IntegerField(source="message_id")
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+# --- Notes --------------------------------------------------------------------------------------
+
+
+class GameNoteSerializer(serializers.Serializer):
+    body = serializers.CharField(help_text="Your notes; empty if you wrote none.")
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="When you last saved them.")
+
+
+class GameNoteInputSerializer(StrictJsonTypes, serializers.Serializer):
+    body = serializers.CharField(
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your notes, up to 10000 characters; empty deletes them.",
+    )
+
+
+# --- Takebacks ----------------------------------------------------------------------------------
+
+
+class TakebackSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    requester = PlayerSerializer()
+    ply = serializers.IntegerField(help_text="The game's ply when it was asked.")
+    move = serializers.CharField(help_text="The move to take back.")
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined"])
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class TakebackPendingSerializer(serializers.Serializer):
+    pending = TakebackSerializer(
+        allow_null=True, help_text="The takeback waiting for an answer now, if any."
+    )
+
+
+class TakebackInputSerializer(StrictJsonTypes, serializers.Serializer):
+    ply = serializers.IntegerField(
+        min_value=0, help_text="The game's current `ply` (your move is the one before it)."
+    )

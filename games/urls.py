@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import play_aid_views, views
 
 app_name = "games"
 
@@ -17,6 +17,21 @@ urlpatterns = [
     path("games/<int:game_id>/move/", views.game_move, name="game_move"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
     path("games/<int:game_id>/record/", views.game_record, name="game_record"),
+    path("games/<int:game_id>/analysis/", play_aid_views.game_analysis, name="game_analysis"),
+    path("games/<int:game_id>/notes/", play_aid_views.game_note_save, name="game_note_save"),
+    path("games/<int:game_id>/takeback/", play_aid_views.game_takeback, name="game_takeback"),
+    path(
+        "games/<int:game_id>/takeback/accept/",
+        play_aid_views.game_takeback,
+        {"answer": "accept"},
+        name="game_takeback_accept",
+    ),
+    path(
+        "games/<int:game_id>/takeback/decline/",
+        play_aid_views.game_takeback,
+        {"answer": "decline"},
+        name="game_takeback_decline",
+    ),
     path(
         "games/<int:game_id>/conditional/",
         views.game_conditional_add,

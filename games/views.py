@@ -28,7 +28,7 @@ from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile
 from games.clock import ClockReading
 from games.engine import position_data
 from games.forms import ChallengeForm, MoveForm
-from games.models import Challenge, Game, Side
+from games.models import Challenge, Game, Move, Side, TakebackRequest
 from games.rules import Forfeit, GameState, Pass, Turn
 from games.rules import Move as EngineMove
 
@@ -134,6 +134,7 @@ def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
+            takebacks=data["takebacks"],
             time_control=form.time_control(),
             message=data["message"],
         )
@@ -288,7 +289,25 @@ def _play_aids_context(
         "conditional_lines": (
             selectors.conditional_line_list(game=game, user=user) if can_queue else []
         ),
+        "note": selectors.game_note_get(game=game, user=user) if side is not None else None,
+        **_takeback_context(game, side=side, replaying=replaying),
     }
+
+
+def _takeback_context(game: Game, *, side: str | None, replaying: bool) -> dict[str, Any]:
+    """For a player of a game that allows takebacks: the request waiting for an answer, or
+    the move they may ask to take back (their last, before the opponent has moved)."""
+    none: dict[str, Any] = {"takeback_pending": None, "takeback_move": None}
+    if not game.is_active or side is None or replaying or selectors.takeback_refusal(game=game):
+        return none
+    pending = selectors.takeback_pending(game=game)
+    if pending is not None:
+        return {**none, "takeback_pending": pending}
+    last = game.moves.order_by("-ply").first() if game.to_move != side else None
+    if last is None or last.side != side or last.kind == Move.Kind.PASS:
+        return none
+    asked = TakebackRequest.objects.filter(game=game, ply=game.ply).exists()
+    return {**none, "takeback_move": None if asked else last.notation}
 
 
 def _last_placed_cell(history: tuple[Turn, ...]) -> str | None:

@@ -379,3 +379,15 @@ def league_history(*, league: League) -> tuple[list[SeasonWinners], list[PlayerP
             )
         )
     return winners, sorted(paths.values(), key=lambda p: p.name.lower())
+
+
+def player_seasons_dated(*, user: AbstractBaseUser) -> QuerySet[Season]:
+    """The seasons ``user`` is registered in or plays (not cancelled, not over), with their
+    league: the dates a player's calendar shows."""
+    taking_part = Membership.objects.filter(player=user).exclude(status=Membership.Status.CANCELLED)
+    return (
+        Season.objects.filter(memberships__in=taking_part)
+        .exclude(status__in=[Season.Status.FINISHED, Season.Status.CANCELLED])
+        .select_related("league")
+        .order_by("starts_at", "pk")
+    )

@@ -142,3 +142,47 @@ class InboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_address or '?'}: {self.outcome}"
+
+
+class OutboxPush(models.Model):
+    """One Web Push to send to one device, written in the transaction that caused it, like
+    an outbox email: the Celery message that sends it is only a hint (``flush_push_outbox``
+    finds a row whose message was lost)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+        GONE = "gone", "Device gone (unsubscribed)"
+
+    device = models.ForeignKey(
+        "accounts.PushDevice", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox_pushes"
+    )
+    event = models.CharField(max_length=40, help_text="A key of the registry of email events.")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    context = models.JSONField(help_text="The templates' context as queued, as for emails.")
+    title = models.CharField(max_length=200, blank=True, help_text="As rendered when sent.")
+    dedupe_key = models.CharField(
+        max_length=220, unique=True, help_text="One push per event and device."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField()
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "outbox push"
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} → device #{self.device_id} ({self.status})"

@@ -37,6 +37,7 @@ from notifications.email_context import context_dump, context_load
 from notifications.email_events import Event, email_event_get
 from notifications.models import OutboxEmail
 from notifications.position import BOARD_CID, position_for_email
+from notifications.push_queue import push_notices_queue
 from notifications.reply_tokens import SUBJECT_TAG
 
 logger = logging.getLogger(__name__)
@@ -111,16 +112,16 @@ def notify(
     _require_event(event)
     if _MUTED.get():
         return None
-    row = _outbox_row(
-        Notice(
-            user=user,
-            event=event,
-            context=context,
-            dedupe_key=dedupe_key,
-            reply_to=reply_to,
-            board_svg=board_svg,
-        )
+    notice = Notice(
+        user=user,
+        event=event,
+        context=context,
+        dedupe_key=dedupe_key,
+        reply_to=reply_to,
+        board_svg=board_svg,
     )
+    push_notices_queue([notice])  # the same event to the player's devices, if they want it
+    row = _outbox_row(notice)
     if row is None or not _outbox_insert(row):
         return None
     if not row.digest:
@@ -511,6 +512,7 @@ def notify_many(*, notices: Sequence[Notice]) -> list[OutboxEmail]:
     if not notices or _MUTED.get():
         return []
     prefetch_related_objects([n.user for n in notices], "profile")
+    push_notices_queue(notices)
     keys = [n.dedupe_key for n in notices]
     taken = set(
         OutboxEmail.objects.filter(dedupe_key__in=keys).values_list("dedupe_key", flat=True)

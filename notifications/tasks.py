@@ -8,10 +8,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from notifications import services
+from notifications import push, services
 from notifications.account_emails import password_reset_emails_queue
 from notifications.events import deadline_reminders_queue
 from notifications.mailbox import inbound_mailbox_poll
+from notifications.push_queue import enqueue_push
 
 
 @shared_task(bind=True, max_retries=None, acks_late=True)
@@ -64,3 +65,27 @@ def poll_inbound_mailbox() -> int:
 def queue_password_reset(email: str, request_id: str) -> int:
     """Find the accounts using ``email`` and queue their reset links. Returns how many."""
     return len(password_reset_emails_queue(email=email, request_id=request_id))
+
+
+@shared_task(bind=True, max_retries=None, acks_late=True)
+def send_outbox_push(self, push_id: int) -> str:  # type: ignore[no-untyped-def]
+    """Send one Web Push; on a failure, try again later with a growing delay (the row counts
+    the attempts, as for emails)."""
+    outcome = push.outbox_push_send(push_id=push_id)
+    if outcome.retry_in is not None:
+        raise self.retry(countdown=outcome.retry_in.total_seconds())
+    return outcome.status
+
+
+@shared_task
+def send_outbox_pushes(push_ids: list[int]) -> int:
+    """Queue one ``send_outbox_push`` per row (queued by a request in one message)."""
+    for push_id in push_ids:
+        enqueue_push(push_id)
+    return len(push_ids)
+
+
+@shared_task
+def flush_push_outbox() -> int:
+    """Beat, every minute: queue again the pushes whose message was lost. Returns how many."""
+    return len(push.push_outbox_flush())

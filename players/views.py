@@ -5,10 +5,13 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
+from accounts.selectors import calendar_feed_owner
 from celticsite.errors import DomainError
 from games import selectors as game_selectors
 from players import selectors
+from players.calendar import calendar_entries, calendar_ics
 from players.templatetags.players import display_name
 
 FINISHED_PER_PAGE = 20
@@ -45,3 +48,19 @@ def player_search(request: HttpRequest) -> HttpResponse:
         "players/search.html",
         {"query": query, "players": selectors.player_search(query=query)},
     )
+
+
+def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    """A player's private calendar (iCalendar); 404 for a secret that is unknown, renewed or
+    turned off, exactly as for a page that does not exist."""
+    owner = calendar_feed_owner(secret=secret)
+    if owner is None:
+        raise Http404("There is no calendar at this address (it may have been renewed).")
+    ics = calendar_ics(
+        entries=calendar_entries(user=owner), owner_name=display_name(owner), now=timezone.now()
+    )
+    response = HttpResponse(ics, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="celtic.ics"'
+    response["Cache-Control"] = "private, no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -163,7 +163,9 @@ ALSO_REFUSED_WHEN_VALID = {
     ("PATCH", "/api/v1/accounts/me/"): "an email address another account uses",
     ("POST", "/api/v1/accounts/tokens/"): "a name one of your active tokens has",
     ("POST", "/api/v1/accounts/me/vacation/"): "0 days, or more days than you have left",
-    ("GET", "/api/v1/games/{game_id}/positions/{ply}/"): "a ply beyond the game's length",
+    ("GET", "/api/v1/games/{game_id}/positions/{ply}/"): "a ply beyond the game's length; "
+    "a tried move (after=) that is illegal",
+    ("GET", "/api/v1/games/{game_id}/legal-moves/"): "a tried move (after=) that is illegal",
     # A cursor is opaque: only one the list gave out (in a next or previous link) is valid.
     ("GET", "/api/v1/games/"): "a cursor the list did not give out",
     ("GET", "/api/v1/rankings/"): "a cursor the list did not give out",

@@ -109,3 +109,50 @@ def test_an_admin_refusal_is_the_admins_own_page(client, outbox_row, role):
     assert refused.status_code == 403
     assert 'id="site-name"' in page and reverse("admin:index") in page
     assert "You do not have permission" in page
+
+
+# --- Issue #28's pages: the calendar feed's secret, the notes, the takeback forms ----------------
+
+
+@pytest.fixture
+def feed_world():
+    from accounts.services import calendar_feed_renew
+    from games import services
+    from tests.accounts.factories import make_moderator, make_superuser, make_user
+
+    owner, opponent = make_user("owner"), make_user("rival")
+    game = services.game_start(orange=owner, blue=opponent, public=False)
+    services.game_note_save(game_id=game.pk, user=owner, body="my secret plan")
+    roles = {
+        "anonymous": None,
+        "owner": owner,
+        "opponent": opponent,
+        "moderator": make_moderator(),
+        "superuser": make_superuser(),
+    }
+    return {"secret": calendar_feed_renew(user=owner).secret, "game": game, "roles": roles}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "owner", "opponent", "moderator", "superuser"])
+def test_feeds_answer_only_their_secret_and_notes_only_their_owner(feed_world, role):
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    if feed_world["roles"][role] is not None:
+        client.force_login(feed_world["roles"][role])
+    game = feed_world["game"]
+
+    # A feed needs its secret, whoever asks (a login opens none).
+    assert client.get("/calendar/").status_code == 404
+    assert client.get("/calendar/not-the-secret.ics").status_code == 404
+    assert client.get(f"/calendar/{feed_world['secret']}.ics").status_code == 200
+    # The notes are their owner's alone, moderators included (the API: the matrix rows).
+    page = client.get(reverse("games:game", args=[game.pk]))
+    assert ("my secret plan" in page.content.decode()) == (role == "owner")
+    note_post = client.post(reverse("games:game_note_save", args=[game.pk]), {"body": "x"})
+    # The players are sent back to the game (anonymous: to the login); others find no notes.
+    assert note_post.status_code == (404 if role in ("moderator", "superuser") else 302)
+    # No one takes anything back here: a rated game made without takebacks, nothing played.
+    client.post(reverse("games:game_takeback", args=[game.pk]), {"ply": 0})
+    assert not game.takeback_requests.exists()

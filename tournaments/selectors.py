@@ -757,3 +757,20 @@ def swiss_pairing_options(
         at_start = sum(1 for entry in section.entries if entry.joined_round == 1)
         acceleration = baku_acceleration(at_start, total_rounds)
     return {"forbidden_pairs": forbidden, "acceleration": acceleration}
+
+
+# --- Calendar (a player's private feed reads these) ---------------------------------------------
+
+
+def player_rounds_dated(*, user: AbstractBaseUser) -> QuerySet[Round]:
+    """The rounds, with a planned or actual start, of the events ``user`` plays in (their entry
+    registered or playing) that are not over, with their tournament: the dates a player's
+    calendar shows."""
+    playing = Entry.objects.filter(player=user, status__in=Entry.PLACE_TAKING)
+    return (
+        Round.objects.filter(tournament__entries__in=playing)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .filter(Q(starts_at__isnull=False) | Q(started_at__isnull=False))
+        .select_related("tournament")
+        .order_by("tournament_id", "number")
+    )

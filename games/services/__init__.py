@@ -8,8 +8,8 @@ One module per concern: ``common`` (the locked read and the checks every write s
 ``challenges``, ``start`` (one game or a round's many), ``moves`` (a move, its turns, the
 queued reply), ``clocks`` (deadlines, and keeping them fair when a player's pauses change),
 ``endings`` (finish, resign, annul, adjudicate), ``conditional`` (queuing and withdrawing
-conditional lines) and ``messages``. This module is the public API: callers import from
-here, never from the modules.
+conditional lines), ``messages``, ``notes`` (a player's private notes) and ``takebacks``.
+This module is the public API: callers import from here, never from the modules.
 """
 
 from games.services.challenges import (
@@ -25,7 +25,9 @@ from games.services.conditional import conditional_line_create, conditional_line
 from games.services.endings import game_adjudicate, game_annul, game_finish, game_resign
 from games.services.messages import message_hide, message_post, message_report
 from games.services.moves import MoveOutcome, move_submit
+from games.services.notes import game_note_save
 from games.services.start import game_start, games_start_many
+from games.services.takebacks import takeback_answer, takeback_request
 
 __all__ = [
     "MoveOutcome",
@@ -42,6 +44,7 @@ __all__ = [
     "game_adjudicate",
     "game_annul",
     "game_finish",
+    "game_note_save",
     "game_resign",
     "game_start",
     "games_start_many",
@@ -49,4 +52,6 @@ __all__ = [
     "message_post",
     "message_report",
     "move_submit",
+    "takeback_answer",
+    "takeback_request",
 ]

@@ -29,6 +29,7 @@ def challenge_create(
     window_forfeit: bool = False,
     time_control: TimeControl | None = None,
     message: str = "",
+    takebacks: bool = False,
 ) -> Challenge:
     """Offer a game to ``opponent``, or to anyone when ``opponent`` is None."""
     if opponent is not None and opponent.pk == challenger.pk:
@@ -50,6 +51,7 @@ def challenge_create(
         rated=rated,
         public=public,
         window_forfeit=window_forfeit,
+        takebacks=takebacks,
         message=message,
         **Challenge.time_control_columns(tc),
     )
@@ -110,6 +112,7 @@ def challenge_accept(
         rated=challenge.rated,
         public=challenge.public,
         window_forfeit=challenge.window_forfeit,
+        takebacks=challenge.takebacks,
         tc=challenge.time_control,
         challenge=challenge,
     )

@@ -25,19 +25,22 @@ def _clock_after_move(
     side: str,
     now: datetime,
     vacations: VacationsByUser | None = None,
-) -> None:
-    """Store the mover's time for their next turn.
+) -> timedelta | None:
+    """Store the mover's time for their next turn; answer the running time they had left
+    when they moved (None without a time limit).
 
     The time used is the bank minus the running time still left before the deadline: the
     running time of the turn, measured against the same pauses that set the deadline.
     """
     bank = game.time_left(side)
-    used = None if bank is None else bank - _running_time_left(game, now=now, vacations=vacations)
+    running_left = None if bank is None else _running_time_left(game, now=now, vacations=vacations)
+    used = None if bank is None or running_left is None else bank - running_left
     left = game.time_control.after_move(remaining=bank, used=used)
     if side == Side.ORANGE:
         game.orange_time_left = left
     else:
         game.blue_time_left = left
+    return running_left
 
 
 def _running_time_left(

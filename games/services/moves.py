@@ -4,7 +4,7 @@ opponent queued for it (a conditional line), played in the same transaction."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -114,13 +114,17 @@ def _move_record(
         if game.deadline is not None and away
         else {}
     )
-    _clock_after_move(game, side=side, now=now, vacations=vacations)
+    bank_before = game.time_left(side)
+    running_left = _clock_after_move(game, side=side, now=now, vacations=vacations)
     if state.is_over():
         game_finish(
             game=game, result=state.result().text, termination=Game.Termination.NORMAL, now=now
         )
     else:
         game.to_move = Side(state.to_move.value)
+        game.clock_before_last_move = _clock_snapshot(
+            ply=rows[0].ply, bank=bank_before, running_left=running_left
+        )
         _clock_start_turn(game, now=now, vacations=vacations)
         game.save(update_fields=_TURN_FIELDS)
     return rows, vacations
@@ -128,7 +132,18 @@ def _move_record(
 
 #: What a move that does not end the game changes on the game row.
 _TURN_FIELDS = ["ply", "to_move", "orange_time_left", "blue_time_left", "turn_started_at",
-                "deadline"]  # fmt: skip
+                "deadline", "clock_before_last_move"]  # fmt: skip
+
+
+def _clock_snapshot(
+    *, ply: int, bank: timedelta | None, running_left: timedelta | None
+) -> dict[str, object]:
+    """The clock before the move at ``ply`` as JSON: the mover's bank and running time left."""
+    return {
+        "ply": ply,
+        "bank": None if bank is None else bank.total_seconds(),
+        "running_left": None if running_left is None else running_left.total_seconds(),
+    }
 
 
 def _conditional_reply(

@@ -26,6 +26,7 @@ def game_start(
     challenge: Challenge | None = None,
     now: datetime | None = None,
     announce: bool = False,
+    takebacks: bool = False,
 ) -> Game:
     """Create a game in its start position, Orange to move, Orange's clock running.
 
@@ -37,6 +38,7 @@ def game_start(
         rated=rated,
         public=public,
         window_forfeit=window_forfeit,
+        takebacks=takebacks,
         tc=time_control or TimeControl(),
         challenge=challenge,
     )
@@ -62,6 +64,7 @@ def _game_new(
     window_forfeit: bool,
     tc: TimeControl,
     challenge: Challenge | None = None,
+    takebacks: bool = False,
 ) -> Game:
     """An unsaved game in its start position, Orange to move, both banks full."""
     if orange.pk == blue.pk:
@@ -73,6 +76,7 @@ def _game_new(
         rated=rated,
         public=public,
         window_forfeit=window_forfeit,
+        takebacks=takebacks,
         **Game.time_control_columns(tc),
         to_move=Side.ORANGE,
         orange_time_left=tc.initial,

@@ -214,6 +214,10 @@ def test_me_get(api_client, alice):
         "notify_game_end": True,
         "notify_message": True,
         "email_digest": False,
+        "push_turn": True,
+        "push_challenge": True,
+        "push_game_end": True,
+        "push_message": True,
         "reminder_hours": [24, 2],
         "confirm_moves": True,
     }

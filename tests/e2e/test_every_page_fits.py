@@ -79,6 +79,7 @@ def site(transactional_db) -> dict[str, str]:
         "game": reverse("games:game", args=[active.pk]),
         "game-resigned": reverse("games:game", args=[resigned.pk]),
         "game-annulled": reverse("games:game", args=[annulled.pk]),
+        "analysis": reverse("games:game_analysis", args=[active.pk]) + "?line=d4 ES,d5 E",
         "rules": reverse("learn:rules"),
         "puzzles": reverse("learn:puzzles"),
         "players": reverse("players:search") + "?q=a",

@@ -101,8 +101,8 @@ def test_game_detail_api_and_page(alice, bob):
     # token; the game with players and profiles; its moves (once); the mover's vacations
     assert _queries(api, f"{API}/games/{game.pk}/") == 4
     # session and user; the game; its moves; vacations; messages and their moderation; the
-    # two players' ratings beside their names
-    assert _queries(web, f"/games/{game.pk}/") == 10
+    # two players' ratings beside their names; the viewer's private notes
+    assert _queries(web, f"/games/{game.pk}/") == 11
 
 
 TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}

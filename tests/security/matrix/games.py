@@ -77,6 +77,33 @@ API_ROWS = [
         expect(404, **LOGGED_IN, opponent=204),
         ids=lambda world: {**world.ids, "line_id": _opponents_line(world).pk},
     ),
+    # --- private notes: their owner's only; to anyone else (moderators too) they are absent ---
+    ApiRow("GET", f"{GAME}/note/", expect(404, **LOGGED_IN, player=200, opponent=200)),
+    ApiRow(
+        "PUT",
+        f"{GAME}/note/",
+        expect(404, **LOGGED_IN, player=200, opponent=200),
+        body={"body": "My plan"},
+    ),
+    # --- takebacks (the world's game is rated without takebacks, no move played yet) ---
+    ApiRow("GET", f"{GAME}/takeback/", {**SEES_PRIVATE_GAME, **LOGGED_IN}),
+    ApiRow(
+        "POST",
+        f"{GAME}/takeback/",
+        expect(404, **LOGGED_IN, player=403, opponent=403, moderator=403, superuser=403),
+        body={"ply": 0},
+    ),
+    ApiRow(
+        "POST",
+        f"{GAME}/takeback/accept/",
+        # Nothing was asked: the players are told so; moderators see the game but do not play.
+        expect(404, **LOGGED_IN, player=409, opponent=409, moderator=403, superuser=403),
+    ),
+    ApiRow(
+        "POST",
+        f"{GAME}/takeback/decline/",
+        expect(404, **LOGGED_IN, player=409, opponent=409, moderator=403, superuser=403),
+    ),
     # --- messages (the world's message: the player's, reported by the opponent) ---
     ApiRow("GET", f"{GAME}/messages/", SEES_PRIVATE_GAME),
     ApiRow(
