@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
@@ -53,10 +54,12 @@ class SectionField:
         return self.entries[number - 1]
 
     def number_of(self, entry_id: int) -> int:
-        for index, entry in enumerate(self.entries):
-            if entry.pk == entry_id:
-                return index + 1
-        raise KeyError(entry_id)
+        """The player number of entry ``entry_id`` (``KeyError`` if not in the section)."""
+        return self._numbers[entry_id]
+
+    @cached_property
+    def _numbers(self) -> dict[int, int]:
+        return {entry.pk: index + 1 for index, entry in enumerate(self.entries)}
 
     @property
     def absent(self) -> frozenset[int]:
@@ -77,31 +80,30 @@ def section_fields(tournament: Tournament) -> list[SectionField]:
     by_section: dict[int, list[Entry]] = defaultdict(list)
     for entry in seated_entries(tournament):
         by_section[entry.section].append(entry)
-    games = TournamentGame.objects.filter(tournament=tournament).select_related("round")
+    # Plain tuples rather than model rows: a 5,000-player event has tens of thousands of games.
+    games = TournamentGame.objects.filter(tournament=tournament).values_list(
+        "round__number", "orange_id", "blue_id", "result", "colours_unknown"
+    )
     # A bye entered ahead for a round not yet paired counts once the round starts.
     byes = (
         Bye.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.PLANNED)
-        .select_related("round")
+        .values_list("round__number", "entry_id", "kind")
     )
-    rounds = _round_records(games, byes)
+    seats = {
+        entry.pk: (section, index + 1)
+        for section, entries in by_section.items()
+        for index, entry in enumerate(entries)
+    }
+    rounds = _round_records(games, byes, seats)
     fields = []
     for section, entries in sorted(by_section.items()):
-        numbers = {entry.pk: index + 1 for index, entry in enumerate(entries)}
         records = tuple(
             PlayerRecord(
-                number=numbers[entry.pk],
+                number=seats[entry.pk][1],
                 name=entry.name,
                 rating=entry.rating_at_start,
-                rounds=tuple(
-                    RoundRecord(
-                        round=r.round,
-                        outcome=r.outcome,
-                        opponent=None if r.opponent is None else numbers.get(r.opponent),
-                        colour=r.colour,
-                    )
-                    for r in sorted(rounds.get(entry.pk, []), key=lambda r: r.round)
-                ),
+                rounds=tuple(sorted(rounds.get(entry.pk, []), key=lambda r: r.round)),
                 withdrawn_after=entry.withdrawn_after_round,
                 extra={"entry": str(entry.pk), **{k: str(v) for k, v in entry.extra.items()}},
             )
@@ -112,22 +114,32 @@ def section_fields(tournament: Tournament) -> list[SectionField]:
 
 
 def _round_records(
-    games: Iterable[TournamentGame], byes: Iterable[Bye]
+    games: Iterable[tuple[int, int, int, str, bool]],
+    byes: Iterable[tuple[int, int, str]],
+    seats: dict[int, tuple[int, int]],
 ) -> dict[int, list[RoundRecord]]:
-    """Round records keyed by entry id; opponents are entry ids here (renumbered later)."""
+    """Round records keyed by entry id, the opponent by its number in the section (None
+    if it sits in another or has no seat).
+
+    ``games`` are (round number, orange id, blue id, result, colours unknown), ``byes``
+    (round number, entry id, kind), ``seats`` each entry's (section, number)."""
+
+    def number_of(entry_id: int, opponent_id: int) -> int | None:
+        mine, theirs = seats.get(entry_id), seats.get(opponent_id)
+        return theirs[1] if mine and theirs and mine[0] == theirs[0] else None
+
     rounds: dict[int, list[RoundRecord]] = defaultdict(list)
-    for game in games:
-        outcomes = OUTCOMES.get(game.result)
+    for number, orange_id, blue_id, result, colours_unknown in games:
+        outcomes = OUTCOMES.get(result)
         if outcomes is None:  # pending or cancelled
             continue
-        number = game.round.number
-        orange, blue = (None, None) if game.colours_unknown else (Colour.ORANGE, Colour.BLUE)
-        rounds[game.orange_id].append(
-            RoundRecord(number, outcomes[0], opponent=game.blue_id, colour=orange)
+        orange, blue = (None, None) if colours_unknown else (Colour.ORANGE, Colour.BLUE)
+        rounds[orange_id].append(
+            RoundRecord(number, outcomes[0], number_of(orange_id, blue_id), orange)
         )
-        rounds[game.blue_id].append(
-            RoundRecord(number, outcomes[1], opponent=game.orange_id, colour=blue)
+        rounds[blue_id].append(
+            RoundRecord(number, outcomes[1], number_of(blue_id, orange_id), blue)
         )
-    for bye in byes:
-        rounds[bye.entry_id].append(RoundRecord(bye.round.number, BYE_OUTCOMES[bye.kind]))
+    for number, entry_id, kind in byes:
+        rounds[entry_id].append(RoundRecord(number, BYE_OUTCOMES[kind]))
     return rounds
