@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from celticsite.permissions import ReadOpenWriteLoggedIn
-from tournaments import errors, selectors, services
+from tournaments import errors, pages, selectors, services
 from tournaments import serializers as s
 from tournaments.models import Tournament
 from tournaments.trf import TrfError, format_trf, parse_trf
@@ -156,24 +156,49 @@ class TournamentDetailApi(APIView):
         return Response(_detail(request, tournament_id))
 
 
+class StandingsPagination(Pagination):
+    """Standings rows, 100 a page (``page_size`` 1 to 100)."""
+
+    page_size = pages.STANDINGS_PER_PAGE
+
+
 class TournamentStandingsApi(APIView):
     permission_classes = [permissions.AllowAny]
+    pagination_class = StandingsPagination
 
     @extend_schema(
         operation_id="tournaments_standings",
         summary="Standings with tie-breaks and the places each player can still reach",
-        description="Rows best first within each section. A knockout ranks by the round a "
-        "player went out in and has no possible places (null).",
-        responses={200: s.StandingsOutputSerializer, **_errors(404)},
+        description="Rows best first within each section (sections in order), in numbered "
+        "pages of 100 rows (`page`, `page_size` 1 to 100; `count` is the number of rows; a "
+        "page past the end is a 404). A knockout ranks by the round a player went out in "
+        "and has no possible places (null). A finished event's places are those of its "
+        "final scores (`places_exact` true).",
+        parameters=[
+            OpenApiParameter(
+                "page", {"type": "integer", "minimum": 1}, description="A page number, from 1."
+            ),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+                description="Rows a page, 1 to 100 (default 100).",
+            ),
+        ],
+        responses={200: s.StandingsOutputSerializer, **_errors(400, 404)},
         tags=TAGS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
         standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
+        paginator = StandingsPagination()
+        page = paginator.paginate_queryset(lines, request, view=self) or []
         body = {
+            "count": len(lines),
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
             "tiebreaks": list(standings.tiebreaks),
             "edition": standings.edition,
-            "rows": [standings_row(line) for line in lines],
+            "rows": [standings_row(line) for line in page],
         }
         return Response(s.StandingsOutputSerializer(body).data)
 

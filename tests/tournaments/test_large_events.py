@@ -1,0 +1,143 @@
+"""Large events: the page and the API show the standings a page at a time, a round's boards a
+page at a time, no crosstable for big sections, and a finished event's final places."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.accounts.factories import make_user
+from tournaments import services
+from tournaments.models import Entry, Tournament
+from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
+from tournaments.trf import TrfTournament
+
+pytestmark = pytest.mark.django_db
+DASH = "\N{EN DASH}"
+
+
+def imported(organiser, *, players: int, rounds: int = 2, name: str = "") -> Tournament:
+    """A finished Swiss of ``players`` (even) imported from a TRF file: each round the
+    neighbours 1-2, 3-4, ... of a shifted ring meet, Orange wins, Blue wins in turn."""
+    played: dict[int, list[RoundRecord]] = {n: [] for n in range(1, players + 1)}
+    for number in range(1, rounds + 1):
+        ring = [(n + number - 1) % players + 1 for n in range(players)]
+        for board, (orange, blue) in enumerate(zip(ring[::2], ring[1::2], strict=True)):
+            first, second = (
+                (Outcome.WIN, Outcome.LOSS) if board % 2 else (Outcome.LOSS, Outcome.WIN)
+            )
+            played[orange].append(RoundRecord(number, first, blue, Colour.ORANGE))
+            played[blue].append(RoundRecord(number, second, orange, Colour.BLUE))
+    records = tuple(PlayerRecord(n, f"Player {n}", 2000, tuple(r)) for n, r in played.items())
+    header = (("012", name or f"Imported {players}"), ("092", "Swiss"), ("142", str(rounds)))
+    return services.tournament_import_trf(
+        trf=TrfTournament(header=header, players=records), organiser=organiser, tiebreaks=["bh"]
+    )
+
+
+def ranks(html: str) -> list[int]:
+    return [int(rank) for rank in re.findall(r'<tr id="entry-\d+"[^>]*>\s*<td>(\d+)</td>', html)]
+
+
+def test_a_finished_event_shows_final_places_without_the_bounds_mark(organiser):
+    """Players level on points in a finished Swiss used to show "1-2 ≈" (bounds): the page
+    now shows the final standings without a places column, the API exact places."""
+    tournament = imported(organiser, players=4, rounds=1)
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Final standings" in page
+    assert "≈" not in page and ">Places<" not in page
+    rows = Client().get(f"/api/v1/tournaments/{tournament.pk}/standings/").json()["rows"]
+    assert {(r["best_place"], r["worst_place"], r["places_exact"]) for r in rows} == {
+        (1, 2, True),
+        (3, 4, True),
+    }
+
+
+def test_the_page_shows_the_standings_a_hundred_rows_at_a_time(organiser):
+    tournament = imported(organiser, players=150)
+    url = f"/tournaments/{tournament.pk}/"
+    first = Client().get(url).content.decode()
+    assert len(ranks(first)) == 100
+    assert f"Places 1{DASH}100 of 150" in first and 'href="?page=2#standings-h"' in first
+    second = Client().get(url + "?page=2").content.decode()
+    assert len(ranks(second)) == 50
+    assert f"Places 101{DASH}150 of 150" in second and 'href="?page=1#standings-h"' in second
+    assert ranks(second)[0] >= ranks(first)[-1]
+
+
+def test_a_player_finds_their_own_row_on_another_page(organiser):
+    tournament = imported(organiser, players=150)
+    last = Entry.objects.get(tournament=tournament, seed=150)
+    last.player = make_user("far")
+    last.save(update_fields=["player"])
+    client = Client()
+    client.force_login(last.player)
+    api = Client().get(f"/api/v1/tournaments/{tournament.pk}/standings/?page=2").json()
+    assert last.pk in [row["entry_id"] for row in api["rows"]]
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f'href="?page=2#entry-{last.pk}">Your row (page 2)</a>' in page
+    assert (
+        f'id="entry-{last.pk}"'
+        in client.get(f"/tournaments/{tournament.pk}/?page=2").content.decode()
+    )
+
+
+def test_the_api_gives_the_standings_in_numbered_pages(organiser):
+    tournament = imported(organiser, players=150)
+    url = f"/api/v1/tournaments/{tournament.pk}/standings/"
+    first = Client().get(url).json()
+    assert first["count"] == 150 and len(first["rows"]) == 100
+    assert first["previous"] is None and first["next"].endswith(f"{url}?page=2")
+    second = Client().get(url, {"page": 2}).json()
+    assert [row["rank"] for row in second["rows"]] == [
+        row["rank"] for row in Client().get(url, {"page_size": 100, "page": 2}).json()["rows"]
+    ]
+    assert len(second["rows"]) == 50 and second["next"] is None
+    assert second["rows"][0]["rank"] >= first["rows"][-1]["rank"]
+    assert second["tiebreaks"] == ["bh"]
+    small = Client().get(url, {"page_size": 10, "page": 11}).json()
+    assert [row["entry_id"] for row in small["rows"]] == [
+        row["entry_id"] for row in second["rows"][:10]
+    ]
+    assert Client().get(url, {"page": 3}).status_code == 404
+    refused = Client().get(url, {"page_size": 101})
+    assert refused.status_code == 400 and "page_size" in refused.json()["detail"]
+
+
+def test_a_large_section_has_no_crosstable_and_a_small_one_has(organiser):
+    large = imported(organiser, players=42)
+    page = Client().get(f"/tournaments/{large.pk}/").content.decode()
+    assert "No crosstable" in page and 'class="crosstable"' not in page
+    small = imported(organiser, players=40)
+    page = Client().get(f"/tournaments/{small.pk}/").content.decode()
+    assert "No crosstable" not in page and 'class="crosstable"' in page
+
+
+def test_a_round_shows_its_boards_a_hundred_at_a_time(organiser):
+    tournament = imported(organiser, players=300, rounds=1)
+    url = f"/tournaments/{tournament.pk}/"
+    first = Client().get(url).content.decode()
+    assert f"Games 1{DASH}100 of 150" in first
+    assert 'href="?round=1&amp;boards=2#round-1"' in first
+    second = Client().get(url, {"round": 1, "boards": 2}).content.decode()
+    assert f"Games 101{DASH}150 of 150" in second
+    assert 'href="?round=1&amp;boards=1#round-1"' in second
+
+
+def test_the_page_does_not_read_row_by_row(organiser):
+    """The same number of queries for 120 players in 2 rounds as for 240 in 4: nothing is
+    read per player, game or round."""
+
+    def queries(tournament: Tournament) -> int:
+        client = Client()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"/tournaments/{tournament.pk}/").status_code == 200
+        return len(captured.captured_queries)
+
+    small = imported(organiser, players=120, rounds=2, name="Small")
+    large = imported(organiser, players=240, rounds=4, name="Large")
+    assert queries(small) == queries(large)
