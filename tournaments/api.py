@@ -230,11 +230,22 @@ class TournamentCrosstableApi(APIView):
     @extend_schema(
         operation_id="tournaments_crosstable",
         summary="Crosstables, one per section",
-        responses={200: s.CrosstableOutputSerializer(many=True), **_errors(404)},
+        description="For sections of up to 40 players (one column a player): a larger "
+        "section is a 409 `crosstable_too_large` (the standings and the TRF file hold every "
+        "result).",
+        responses={200: s.CrosstableOutputSerializer(many=True), **_errors(404, 409)},
         tags=TAGS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
+        largest = pages.largest_section(tournament=tournament)
+        if largest > pages.CROSSTABLE_MAX_PLAYERS:
+            raise errors.WrongStatus(
+                f"A section has {largest} players: crosstables are given for sections of up "
+                f"to {pages.CROSSTABLE_MAX_PLAYERS}. The standings and the TRF file hold "
+                "every result.",
+                code="crosstable_too_large",
+            )
         tables = selectors.tournament_crosstables(tournament=tournament)
         body = [
             {

@@ -3,7 +3,7 @@ round's boards, whether the crosstable is worth showing.
 
 An event may have thousands of players (a TRF import holds up to 9,999): the page shows
 :data:`STANDINGS_PER_PAGE` standings rows at a time (``?page=``), :data:`BOARDS_PER_PAGE`
-boards of a round at a time (``?round=&boards=``), and a crosstable only for sections of up
+boards of one round at a time (``?round=&boards=``), and a crosstable only for sections of up
 to :data:`CROSSTABLE_MAX_PLAYERS` (docs/TOURNAMENTS.md, "Large events").
 """
 
@@ -57,20 +57,31 @@ def crosstable_fits(lines: list[Any]) -> bool:
     return max(sizes.values(), default=0) <= CROSSTABLE_MAX_PLAYERS
 
 
+def largest_section(*, tournament: Tournament) -> int:
+    """The number of players of the event's largest section (0 before the start)."""
+    sizes = (
+        tournament.entries.filter(seed__isnull=False)
+        .values("section")
+        .annotate(size=Count("pk"))
+        .values_list("size", flat=True)
+    )
+    return max(sizes, default=0)
+
+
 def rounds_with_boards(
     *, tournament: Tournament, round_number: str | None, boards: str | None
 ) -> list[Round]:
-    """The rounds with their byes and matches, and on each: ``boards_shown`` (at most
-    :data:`BOARDS_PER_PAGE` games in board order), ``board_total``, ``board_first`` and
-    ``board_last`` (the positions shown), ``board_page`` and ``board_pages``. Each round
-    shows its first page of boards, round ``round_number`` its page ``boards`` (a page past
-    the end gives the last)."""
-    games = TournamentGame.objects.select_related("game", "orange__player", "blue__player")
-    ordered = games.order_by("section", "board", "pk")
+    """The rounds with their byes and matches; the games of one of them only, a page of
+    :data:`BOARDS_PER_PAGE` boards at a time.
+
+    The round listed is ``round_number`` if the event has it, else the first round being
+    played, else the last one started. On every round: ``listed``, ``board_total``; on the
+    listed one also ``boards_shown`` (page ``boards``, or the nearest page that exists),
+    ``board_first``/``board_last`` (the positions shown) and ``board_page``/``board_pages``.
+    """
     rounds = list(
         tournament.rounds.annotate(board_total=Count("games"))
         .prefetch_related(
-            Prefetch("games", queryset=ordered[:BOARDS_PER_PAGE], to_attr="boards_shown"),
             Prefetch("byes", queryset=Bye.objects.select_related("entry")),
             Prefetch(
                 "matches",
@@ -79,18 +90,33 @@ def rounds_with_boards(
         )
         .order_by("number")
     )
+    listed = _listed_round(rounds, round_number)
     for rnd in rounds:
-        pages = max(1, -(-rnd.board_total // BOARDS_PER_PAGE))
-        rnd.board_pages = pages  # type: ignore[attr-defined]
-        rnd.board_page = 1  # type: ignore[attr-defined]
-        if round_number == str(rnd.number) and boards and boards.isdigit() and int(boards) > 1:
-            page = min(int(boards), pages)
-            start = (page - 1) * BOARDS_PER_PAGE
-            rnd.board_page = page  # type: ignore[attr-defined]
-            rnd.boards_shown = list(  # type: ignore[attr-defined]
-                ordered.filter(round=rnd)[start : start + BOARDS_PER_PAGE]
-            )
-        first = (rnd.board_page - 1) * BOARDS_PER_PAGE  # type: ignore[attr-defined]
-        rnd.board_first = first + 1  # type: ignore[attr-defined]
-        rnd.board_last = first + len(rnd.boards_shown)  # type: ignore[attr-defined]
+        rnd.listed = rnd is listed  # type: ignore[attr-defined]
+        rnd.boards_shown = []  # type: ignore[attr-defined]
+    if listed is not None:
+        _board_page(listed, boards)
     return rounds
+
+
+def _listed_round(rounds: list[Round], wanted: str | None) -> Round | None:
+    chosen = next((rnd for rnd in rounds if wanted == str(rnd.number)), None)
+    running = next((rnd for rnd in rounds if rnd.status == Round.Status.RUNNING), None)
+    started = [rnd for rnd in rounds if rnd.status != Round.Status.PLANNED]
+    return chosen or running or (started[-1] if started else None)
+
+
+def _board_page(rnd: Round, boards: str | None) -> None:
+    """Page ``boards`` (text from the query) of the round's games, in board order."""
+    pages = max(1, -(-rnd.board_total // BOARDS_PER_PAGE))  # type: ignore[attr-defined]
+    page = min(int(boards), pages) if boards and boards.isdigit() and int(boards) > 1 else 1
+    start = (page - 1) * BOARDS_PER_PAGE
+    games = (
+        TournamentGame.objects.filter(round=rnd)
+        .select_related("game", "orange__player", "blue__player")
+        .order_by("section", "board", "pk")
+    )
+    rnd.boards_shown = list(games[start : start + BOARDS_PER_PAGE])  # type: ignore[attr-defined]
+    rnd.board_page, rnd.board_pages = page, pages  # type: ignore[attr-defined]
+    rnd.board_first = start + 1  # type: ignore[attr-defined]
+    rnd.board_last = start + len(rnd.boards_shown)  # type: ignore[attr-defined]

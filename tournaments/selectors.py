@@ -22,7 +22,7 @@ from accounts.selectors import profile_get
 from games.models import Game
 from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
-from tournaments import errors
+from tournaments import errors, standings_memo
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.pairing.dutch.simulation import baku_acceleration
 from tournaments.pairing.round_robin import round_robin_round
@@ -33,8 +33,6 @@ from tournaments.standings import (
     PlaceRange,
     PointSystem,
     TiebreakValue,
-    compute_standings,
-    possible_places,
 )
 from tournaments.trf import TrfTournament
 
@@ -270,7 +268,7 @@ def tournament_standings(
         standings.rows.extend(_knockout_rows(tournament))
         return standings
     for section in sections if sections is not None else section_fields(tournament):
-        rows = compute_standings(
+        rows = standings_memo.compute_standings(
             section.records,
             tiebreaks=codes,
             edition=tournament.tiebreak_edition,
@@ -533,14 +531,14 @@ def tournament_possible_places(
     finished = tournament.status == Tournament.Status.FINISHED
     for section in sections if sections is not None else section_fields(tournament):
         if finished:
-            result = possible_places(section.records, rounds_left=0)
+            result = standings_memo.possible_places(section.records, rounds_left=0)
         elif tournament.is_round_robin:
-            result = possible_places(
-                section.records, remaining_games=_remaining_games(tournament, section)
+            result = standings_memo.possible_places(
+                section.records, remaining_games=tuple(_remaining_games(tournament, section))
             )
         else:
             left = tournament.rounds.exclude(status=Round.Status.COMPLETE).count()
-            result = possible_places(section.records, rounds_left=left)
+            result = standings_memo.possible_places(section.records, rounds_left=left)
         for number, place in result.items():
             places[section.entry(number).pk] = place
     return places

@@ -21,7 +21,7 @@ OPERATIONS = {
         "patch": {"200", "400", "401", "403", "404", "409"},
     },
     f"{T}/{{tournament_id}}/standings/": {"get": {"200", "400", "404"}},
-    f"{T}/{{tournament_id}}/crosstable/": {"get": {"200", "404"}},
+    f"{T}/{{tournament_id}}/crosstable/": {"get": {"200", "404", "409"}},
     f"{T}/{{tournament_id}}/trf/": {"get": {"200", "404", "409"}},
     f"{T}/{{tournament_id}}/register/": {"post": {"201", "400", "401", "403", "404", "409"}},
     f"{T}/{{tournament_id}}/withdraw/": {"post": {"200", "401", "404", "409"}},

@@ -117,15 +117,45 @@ def test_a_large_section_has_no_crosstable_and_a_small_one_has(organiser):
     assert "No crosstable" not in page and 'class="crosstable"' in page
 
 
-def test_a_round_shows_its_boards_a_hundred_at_a_time(organiser):
-    tournament = imported(organiser, players=300, rounds=1)
+def test_the_crosstable_api_refuses_a_large_section(organiser):
+    """A 5,000-player section would be 25 million cells: refused before any is made."""
+    large = imported(organiser, players=42)
+    refused = Client().get(f"/api/v1/tournaments/{large.pk}/crosstable/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "crosstable_too_large"
+    assert "A section has 42 players" in refused.json()["detail"]
+    small = imported(organiser, players=40)
+    answer = Client().get(f"/api/v1/tournaments/{small.pk}/crosstable/").json()
+    assert len(answer[0]["rows"]) == 40
+
+
+def test_a_fixed_result_shows_at_once_though_standings_are_remembered(organiser):
+    """The remembered standings are keyed by the records: a result fixed after the event
+    finished changes the answer straight away."""
+    tournament = imported(organiser, players=4, rounds=1, name="Fixed")
+    url = f"/api/v1/tournaments/{tournament.pk}/standings/"
+    before = {row["name"]: row["points"] for row in Client().get(url).json()["rows"]}
+    game = tournament.games.get(board=1)
+    services.tournament_result_fix(
+        tournament_game_id=game.pk, actor=organiser, result="1/2-1/2", reason="Misread sheet"
+    )
+    after = {row["name"]: row["points"] for row in Client().get(url).json()["rows"]}
+    assert before[game.orange.name] + before[game.blue.name] == after[game.orange.name] * 2
+    assert after[game.orange.name] == after[game.blue.name] == 0.5
+
+
+def test_one_round_lists_its_boards_a_hundred_at_a_time(organiser):
+    """The last round started is listed; another is a link until asked for."""
+    tournament = imported(organiser, players=300, rounds=2)
     url = f"/tournaments/{tournament.pk}/"
     first = Client().get(url).content.decode()
     assert f"Games 1{DASH}100 of 150" in first
-    assert 'href="?round=1&amp;boards=2#round-1"' in first
+    assert 'href="?round=2&amp;boards=2#round-2"' in first
+    assert '<a href="?round=1#round-1">Show its 150 games</a>' in first
     second = Client().get(url, {"round": 1, "boards": 2}).content.decode()
     assert f"Games 101{DASH}150 of 150" in second
     assert 'href="?round=1&amp;boards=1#round-1"' in second
+    assert '<a href="?round=2#round-2">Show its 150 games</a>' in second
 
 
 def test_the_page_does_not_read_row_by_row(organiser):
