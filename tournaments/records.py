@@ -124,21 +124,19 @@ def _round_records(
     ``games`` are (round number, orange id, blue id, result, colours unknown), ``byes``
     (round number, entry id, kind), ``seats`` each entry's (section, number)."""
 
-    def number_of(entry_id: int, opponent_id: int) -> int | None:
-        mine, theirs = seats.get(entry_id), seats.get(opponent_id)
-        return theirs[1] if mine and theirs and mine[0] == theirs[0] else None
-
     rounds: dict[int, list[RoundRecord]] = defaultdict(list)
     for number, orange_id, blue_id, result, colours_unknown in games:
         outcomes = OUTCOMES.get(result)
         if outcomes is None:  # pending or cancelled
             continue
+        orange_seat, blue_seat = seats.get(orange_id), seats.get(blue_id)
+        together = orange_seat and blue_seat and orange_seat[0] == blue_seat[0]
         orange, blue = (None, None) if colours_unknown else (Colour.ORANGE, Colour.BLUE)
         rounds[orange_id].append(
-            RoundRecord(number, outcomes[0], number_of(orange_id, blue_id), orange)
+            RoundRecord(number, outcomes[0], blue_seat[1] if together else None, orange)
         )
         rounds[blue_id].append(
-            RoundRecord(number, outcomes[1], number_of(blue_id, orange_id), blue)
+            RoundRecord(number, outcomes[1], orange_seat[1] if together else None, blue)
         )
     for number, entry_id, kind in byes:
         rounds[entry_id].append(RoundRecord(number, BYE_OUTCOMES[kind]))
