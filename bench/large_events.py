@@ -182,7 +182,7 @@ BUILDERS: dict[str, Callable[[Any, int], Any]] = {
 
 def measure(name: str, tournament: Any, repeat: int) -> None:
     """One table line: each of the three, first after a result changed (nothing remembered,
-    ``tournaments.standings_memo`` cleared) / again (best of ``repeat``)."""
+    ``tournaments.standings_memo`` forgotten) / again (best of ``repeat``)."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -191,8 +191,7 @@ def measure(name: str, tournament: Any, repeat: int) -> None:
     from tournaments.models import Tournament
 
     def first_and_again(action: Callable[[], Any]) -> str:
-        standings_memo.compute_standings.cache_clear()
-        standings_memo.possible_places.cache_clear()
+        standings_memo.forget()
         first = timed(1, action)
         return f"{first} / {timed(repeat, action)}"
 

@@ -269,7 +269,7 @@ def tournament_standings(
         return standings
     for section in sections if sections is not None else section_fields(tournament):
         rows = standings_memo.compute_standings(
-            section.records,
+            section,
             tiebreaks=codes,
             edition=tournament.tiebreak_edition,
             rounds=tournament.rounds.count() or None,
@@ -531,14 +531,14 @@ def tournament_possible_places(
     finished = tournament.status == Tournament.Status.FINISHED
     for section in sections if sections is not None else section_fields(tournament):
         if finished:
-            result = standings_memo.possible_places(section.records, rounds_left=0)
+            result = standings_memo.possible_places(section, rounds_left=0)
         elif tournament.is_round_robin:
             result = standings_memo.possible_places(
-                section.records, remaining_games=tuple(_remaining_games(tournament, section))
+                section, remaining_games=tuple(_remaining_games(tournament, section))
             )
         else:
             left = tournament.rounds.exclude(status=Round.Status.COMPLETE).count()
-            result = standings_memo.possible_places(section.records, rounds_left=left)
+            result = standings_memo.possible_places(section, rounds_left=left)
         for number, place in result.items():
             places[section.entry(number).pk] = place
     return places

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.accounts.factories import make_user
-from tournaments import services
+from tournaments import services, standings, standings_memo
 from tournaments.models import Entry, Tournament
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
 from tournaments.trf import TrfTournament
@@ -129,19 +129,28 @@ def test_the_crosstable_api_refuses_a_large_section(organiser):
     assert len(answer[0]["rows"]) == 40
 
 
-def test_a_fixed_result_shows_at_once_though_standings_are_remembered(organiser):
-    """The remembered standings are keyed by the records: a result fixed after the event
-    finished changes the answer straight away."""
+def test_standings_are_ranked_once_per_result(organiser, monkeypatch):
+    """The same results are ranked once, whoever asks; a result fixed after the event
+    finished changes the answer straight away (the memory is keyed by the results)."""
     tournament = imported(organiser, players=4, rounds=1, name="Fixed")
+    standings_memo.forget()
+    ranked = []
+    rank = standings.compute_standings
+    monkeypatch.setattr(
+        standings, "compute_standings", lambda *a, **k: ranked.append(1) or rank(*a, **k)
+    )
     url = f"/api/v1/tournaments/{tournament.pk}/standings/"
     before = {row["name"]: row["points"] for row in Client().get(url).json()["rows"]}
+    Client().get(f"/tournaments/{tournament.pk}/")
+    assert Client().get(url).json()["rows"] and len(ranked) == 1
     game = tournament.games.get(board=1)
     services.tournament_result_fix(
         tournament_game_id=game.pk, actor=organiser, result="1/2-1/2", reason="Misread sheet"
     )
     after = {row["name"]: row["points"] for row in Client().get(url).json()["rows"]}
-    assert before[game.orange.name] + before[game.blue.name] == after[game.orange.name] * 2
+    assert before[game.orange.name] + before[game.blue.name] == 1
     assert after[game.orange.name] == after[game.blue.name] == 0.5
+    assert len(ranked) == 2  # once more, for the new results
 
 
 def test_one_round_lists_its_boards_a_hundred_at_a_time(organiser):
