@@ -3,8 +3,9 @@ round's boards, whether the crosstable is worth showing.
 
 An event may have thousands of players (a TRF import holds up to 9,999): the page shows
 :data:`STANDINGS_PER_PAGE` standings rows at a time (``?page=``), :data:`BOARDS_PER_PAGE`
-boards of one round at a time (``?round=&boards=``), and a crosstable only for sections of up
-to :data:`CROSSTABLE_MAX_PLAYERS` (docs/TOURNAMENTS.md, "Large events").
+boards of one round at a time (``?round=&boards=``), a crosstable only for sections of up to
+:data:`CROSSTABLE_MAX_PLAYERS` and a round table for sections of up to
+:data:`ROUND_TABLE_MAX_PLAYERS` (docs/TOURNAMENTS.md, "Large events").
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tournaments.models import Bye, KnockoutMatch, Round, Tournament, Tournament
 STANDINGS_PER_PAGE = 100
 BOARDS_PER_PAGE = 100
 CROSSTABLE_MAX_PLAYERS = 40
+ROUND_TABLE_MAX_PLAYERS = 100
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,19 @@ def standings_page(lines: list[Any], *, number: str | None, entry_id: int | None
 
 def crosstable_fits(lines: list[Any]) -> bool:
     """Whether every section is small enough for a crosstable (one column per player)."""
+    return _largest(lines) <= CROSSTABLE_MAX_PLAYERS
+
+
+def round_table_fits(lines: list[Any]) -> bool:
+    """Whether every section is small enough for a round table (one row per player)."""
+    return _largest(lines) <= ROUND_TABLE_MAX_PLAYERS
+
+
+def _largest(lines: list[Any]) -> int:
     sizes: dict[int, int] = {}
     for line in lines:
         sizes[line.section] = sizes.get(line.section, 0) + 1
-    return max(sizes.values(), default=0) <= CROSSTABLE_MAX_PLAYERS
+    return max(sizes.values(), default=0)
 
 
 def largest_section(*, tournament: Tournament) -> int:

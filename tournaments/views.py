@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
 from games.forms import domain_error_to_form, form_saved
-from tournaments import errors, pages, selectors, services
+from tournaments import errors, pages, selectors, services, tables
 from tournaments.forms import (
     ByeForm,
     ForbiddenPairsForm,
@@ -32,6 +32,7 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.models import Entry, Round, Tournament
+from tournaments.standings import LEGEND as MARKS_LEGEND
 
 View = Callable[..., HttpResponse]
 
@@ -150,6 +151,7 @@ def _standings_context(
         lines, number=request.GET.get("page"), entry_id=mine.pk if mine else None
     )
     fits = pages.crosstable_fits(lines)
+    wall_chart_fits = pages.round_table_fits(lines)
     return {
         "standings": standings,
         "lines": page.lines,
@@ -160,6 +162,13 @@ def _standings_context(
         "crosstables": selectors.tournament_crosstables(tournament=tournament)
         if fits and not tournament.is_knockout
         else [],
+        "round_table_max": pages.ROUND_TABLE_MAX_PLAYERS,
+        "round_table_left_out": not wall_chart_fits and not tournament.is_knockout,
+        "round_tables": tables.tournament_round_tables(tournament=tournament, standings=standings)
+        if wall_chart_fits
+        else [],
+        "bracket": tables.tournament_bracket(tournament=tournament),
+        "marks_legend": MARKS_LEGEND,
     }
 
 

@@ -82,7 +82,8 @@ def test_a_player_registers_chooses_this_season_only_and_cancels(organiser, cloc
     done = client.post(url + "register/", {"this_season_only": "on"}, follow=True)
     assert messages_of(done) == [f"You are registered for {season}."]
     assert Membership.objects.get(player=player).this_season_only is True
-    client.post(url + "carry/", follow=True)
+    carried = client.post(url + "carry/", follow=True)
+    assert messages_of(carried) == ["You will be carried into the next season."]
     assert Membership.objects.get(player=player).this_season_only is False
     again = client.post(url + "register/", follow=True)
     assert messages_of(again) == [f"You are already registered for {season}."]
@@ -111,7 +112,7 @@ def test_the_organiser_moves_a_player_from_the_page(organiser, clock):
     done = client.post(
         url + "move/", {"player": player.pk, "tier": 2, "reason": "club level"}, follow=True
     )
-    assert messages_of(done) == ["The player is moved."]
+    assert messages_of(done) == ["mover starts in division 2."]
     assert Membership.objects.get(player=player).tier_requested == 2
     assert AuditEntry.objects.filter(action=LEAGUE_MOVE).count() == 1
     bad = client.post(url + "move/", {"player": player.pk, "tier": 2, "reason": ""}, follow=True)
