@@ -133,6 +133,20 @@ def test_the_crosstable_api_refuses_a_large_section(organiser):
     assert len(answer[0]["rows"]) == 40
 
 
+def test_the_round_table_is_left_out_above_a_hundred_players(organiser):
+    large = imported(organiser, players=102)
+    page = Client().get(f"/tournaments/{large.pk}/").content.decode()
+    assert "No round table" in page and 'class="round-table"' not in page
+    refused = Client().get(f"/api/v1/tournaments/{large.pk}/rounds-table/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "round_table_too_large"
+    small = imported(organiser, players=100)
+    page = Client().get(f"/tournaments/{small.pk}/").content.decode()
+    assert "No round table" not in page and 'class="round-table"' in page
+    answer = Client().get(f"/api/v1/tournaments/{small.pk}/rounds-table/").json()
+    assert len(answer[0]["rows"]) == 100
+
+
 def test_standings_are_ranked_once_per_result(organiser, monkeypatch):
     """The same results are ranked once, whoever asks; a result fixed after the event
     finished changes the answer straight away (the memory is keyed by the results)."""
