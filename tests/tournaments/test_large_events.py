@@ -6,37 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from tests.accounts.factories import make_user
+from tests.tournaments.conftest import imported
 from tournaments import services, standings, standings_memo
-from tournaments.models import Entry, Tournament
-from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
-from tournaments.trf import TrfTournament
+from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
 DASH = "\N{EN DASH}"
-
-
-def imported(organiser, *, players: int, rounds: int = 2, name: str = "") -> Tournament:
-    """A finished Swiss of ``players`` (even) imported from a TRF file: each round the
-    neighbours 1-2, 3-4, ... of a shifted ring meet, Orange wins, Blue wins in turn."""
-    played: dict[int, list[RoundRecord]] = {n: [] for n in range(1, players + 1)}
-    for number in range(1, rounds + 1):
-        ring = [(n + number - 1) % players + 1 for n in range(players)]
-        for board, (orange, blue) in enumerate(zip(ring[::2], ring[1::2], strict=True)):
-            first, second = (
-                (Outcome.WIN, Outcome.LOSS) if board % 2 else (Outcome.LOSS, Outcome.WIN)
-            )
-            played[orange].append(RoundRecord(number, first, blue, Colour.ORANGE))
-            played[blue].append(RoundRecord(number, second, orange, Colour.BLUE))
-    records = tuple(PlayerRecord(n, f"Player {n}", 2000, tuple(r)) for n, r in played.items())
-    header = (("012", name or f"Imported {players}"), ("092", "Swiss"), ("142", str(rounds)))
-    return services.tournament_import_trf(
-        trf=TrfTournament(header=header, players=records), organiser=organiser, tiebreaks=["bh"]
-    )
 
 
 def ranks(html: str) -> list[int]:
@@ -183,18 +161,3 @@ def test_one_round_lists_its_boards_a_hundred_at_a_time(organiser):
     assert f"Games 101{DASH}150 of 150" in second
     assert 'href="?round=1&amp;boards=1#round-1"' in second
     assert '<a href="?round=2#round-2">Show its 150 games</a>' in second
-
-
-def test_the_page_does_not_read_row_by_row(organiser):
-    """The same number of queries for 120 players in 2 rounds as for 240 in 4: nothing is
-    read per player, game or round."""
-
-    def queries(tournament: Tournament) -> int:
-        client = Client()
-        with CaptureQueriesContext(connection) as captured:
-            assert client.get(f"/tournaments/{tournament.pk}/").status_code == 200
-        return len(captured.captured_queries)
-
-    small = imported(organiser, players=120, rounds=2, name="Small")
-    large = imported(organiser, players=240, rounds=4, name="Large")
-    assert queries(small) == queries(large)
