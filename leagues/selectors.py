@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
+from celtictext import and_join
 from leagues import errors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import DivisionRules, Movement
@@ -345,15 +346,16 @@ class PlayerPath:
 
 
 def league_history(*, league: League) -> tuple[list[SeasonWinners], list[PlayerPath]]:
-    """Each season's division winners (newest first), and each player's path through the
-    tiers season by season (players by name)."""
+    """Each season's division winners (newest first; players level after every tie-break
+    share the division, all named), and each player's path through the tiers season by
+    season (players by name)."""
     winners = []
     for season in league.seasons.order_by("-number").prefetch_related("divisions__tournament"):
         found = []
         for division in sorted(season.divisions.all(), key=lambda d: (d.rookie, d.tier, d.group)):
-            winner = division.tournament.winner
-            name = tournament_selectors.player_name(user=winner) if winner else "—"
-            found.append((division.name, name, winner))
+            players = [entry.player for entry in division.tournament.winners]
+            names = [tournament_selectors.player_name(user=player) for player in players]
+            found.append((division.name, and_join(names) or "—", players))
         if found:
             winners.append(SeasonWinners(season=season, winners=found))
     paths: dict[int, PlayerPath] = {}

@@ -118,3 +118,22 @@ def test_the_organiser_moves_a_player_from_the_page(organiser, clock):
     bad = client.post(url + "move/", {"player": player.pk, "tier": 2, "reason": ""}, follow=True)
     assert messages_of(bad) == ["This field is required."]
     assert League.objects.count() == 1
+
+
+def test_the_history_names_every_player_sharing_a_division_win(demo):
+    league = demo
+    first = league.seasons.get(number=1)
+    division = first.divisions.get(tier=1, rookie=False)
+    sharing = division.tournament.entries.filter(final_rank=1).order_by("seed", "pk")
+    names = [e.player.profile.display_name or e.player.username for e in sharing]
+    assert len(names) == 3  # the demo's first season ends in a three-way tie on top
+
+    history = Client().get(f"/leagues/{league.pk}/history/").content.decode()
+    api = Client().get(f"/api/v1/leagues/{league.pk}/history/").json()
+
+    season_one = history[history.index(">Season 1<") :]
+    row = re.search(r"Division 1: <strong>(.*?)</strong>", season_one).group(1)
+    assert all(name in row for name in names) and "(shared)" in row, row
+    season = next(s for s in api["seasons"] if s["season"] == 1)
+    shared = next(w["winner"] for w in season["winners"] if w["division"] == "Division 1")
+    assert shared == f"{names[0]}, {names[1]} and {names[2]}"

@@ -252,7 +252,7 @@ def test_two_seasons_with_promotions_relegations_a_leaver_a_newcomer_and_rookies
         (2, [("Division 1", "p5"), ("Division 2", "p4"), ("Rookies", "n1")]),
         (1, [("Division 1", "p1"), ("Division 2", "p5")]),
     ]  # season 3 has no divisions yet
-    assert winners[0].winners[0][2] == p["p5"]  # the user, for the page's player_link
+    assert winners[0].winners[0][2] == [p["p5"]]  # the users, for the page's player_link
     path = {
         x.name: [(s.season_number, s.division, s.place, s.outcome) for s in x.steps] for x in paths
     }
