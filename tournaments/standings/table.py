@@ -172,19 +172,19 @@ def _check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     return order
 
 
-def _descending(value: TiebreakValue) -> tuple[int, Fraction]:
+def _descending(value: TiebreakValue) -> tuple[int, Fraction | int]:
     """Sort key for 'higher is better' values; ``None`` (no value) sorts last."""
     if value is None:
-        return (1, Fraction(0))
-    return (0, -Fraction(value))
+        return (1, 0)
+    return (0, -value)
 
 
-def _ascending(value: TiebreakValue) -> tuple[int, Fraction]:
+def _ascending(value: TiebreakValue) -> tuple[int, Fraction | int]:
     """Sort key for ranks (lower is better)."""
-    return (0, Fraction(value or 0))
+    return (0, value or 0)
 
 
-_Key = Callable[[int], tuple[int, Fraction]]
+_Key = Callable[[int], tuple[int, Fraction | int]]
 
 
 def _split(groups: list[list[int]], key: _Key) -> list[list[int]]:
@@ -204,8 +204,8 @@ def _split(groups: list[list[int]], key: _Key) -> list[list[int]]:
     return result
 
 
-def _whole_keys(keys: dict[int, tuple[int, Fraction]]) -> dict[int, tuple[int, int]]:
-    """The same keys in the same order as whole numbers (each fraction times the lcm of the
+def _whole_keys(keys: dict[int, tuple[int, Fraction | int]]) -> dict[int, tuple[int, int]]:
+    """The same keys in the same order as whole numbers (each value times the lcm of the
     denominators): comparing ints is many times faster than comparing Fractions."""
     scale = lcm(*(value.denominator for _, value in keys.values()))
     return {

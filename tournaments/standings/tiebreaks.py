@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import ceil, lcm
 from typing import Literal
 
@@ -118,7 +118,7 @@ class Event:
         return cls(by_number, total, records, round_robin, points or PointSystem())
 
     def score(self, number: int) -> Fraction:
-        return Fraction(self.score_units[number], self.scale)
+        return _in_points(self.score_units[number], self.scale)
 
     # Tie-breaks add up whole *units* of ``1 / scale`` points (halves for 1-½-0), so that
     # a 5,000-player table is integer sums, not tens of thousands of Fraction additions.
@@ -198,7 +198,7 @@ class _Contribution:
 
 def adjusted_score(event: Event, number: int) -> Fraction:
     """The score a participant lends to its opponents' Buchholz and SB (Article 16.3)."""
-    return Fraction(_adjusted_units(event, number), event.scale)
+    return _in_points(_adjusted_units(event, number), event.scale)
 
 
 def _adjusted_units(event: Event, number: int) -> int:
@@ -284,12 +284,22 @@ def _koya_threshold(event: Event) -> Fraction:
     return event.points.win * games / 2
 
 
+@lru_cache(maxsize=4096)
+def _in_points(units: int, scale: int) -> Fraction:
+    """``units / scale`` as points: the same few values recur all over a table, so each is
+    made once (a ``Fraction`` is immutable, sharing it is safe)."""
+    return Fraction(units, scale)
+
+
 def _average_rating(ratings: list[int]) -> int | None:
     """ARO (Article 10.1): the mean rounded to the nearest whole number, halves up."""
     if not ratings:
         return None
-    mean = Fraction(sum(ratings), len(ratings))
-    return int(mean + Fraction(1, 2)) if mean >= 0 else -int(-mean + Fraction(1, 2))
+    total, count = sum(ratings), len(ratings)
+    # round(total / count), halves away from zero, in whole numbers
+    if total >= 0:
+        return (2 * total + count) // (2 * count)
+    return -((count - 2 * total) // (2 * count))
 
 
 def player_values(event: Event, edition: str = "2026") -> dict[int, dict[str, TiebreakValue]]:
@@ -313,17 +323,17 @@ def player_values(event: Event, edition: str = "2026") -> dict[int, dict[str, Ti
         items = _contributions(event, checked, number, adjusted)
         values[number] = {
             "points": event.score(number),
-            "bh": Fraction(_total(items), scale),
-            "bh_c1": Fraction(_total(_cut_lowest(items)), scale),
-            "bh_m1": Fraction(_total(_cut_highest(_cut_lowest(items))), scale),
-            "sb": Fraction(sum(c.value * c.own_points for c in items), scale * scale),
+            "bh": _in_points(_total(items), scale),
+            "bh_c1": _in_points(_total(_cut_lowest(items)), scale),
+            "bh_m1": _in_points(_total(_cut_highest(_cut_lowest(items))), scale),
+            "sb": _in_points(sum(c.value * c.own_points for c in items), scale * scale),
             "win": _rounds_with_a_win(records, event.unit_points),
             "won": sum(1 for r in records if r.outcome in (Outcome.WIN, Outcome.UNRATED_WIN)),
             "bpg": sum(
                 1 for r in records if r.outcome.played_over_board and r.colour is Colour.BLUE
             ),
-            "ks": Fraction(_koya(event, records, lowest=lowest_koya), scale),
-            "ps": Fraction(_progressive(records, event.unit_points), scale),
+            "ks": _in_points(_koya(event, records, lowest=lowest_koya), scale),
+            "ps": _in_points(_progressive(records, event.unit_points), scale),
             "aro": _average_rating(_opponent_ratings(event, records)),
         }
     return values
