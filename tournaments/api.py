@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from celticsite.permissions import ReadOpenWriteLoggedIn
-from tournaments import errors, selectors, services, tables
+from tournaments import errors, pages, selectors, services, tables
 from tournaments import serializers as s
 from tournaments.models import Tournament
 from tournaments.trf import TrfError, format_trf, parse_trf
@@ -159,24 +159,49 @@ class TournamentDetailApi(APIView):
         return Response(_detail(request, tournament_id))
 
 
+class StandingsPagination(Pagination):
+    """Standings rows, 100 a page (``page_size`` 1 to 100)."""
+
+    page_size = pages.STANDINGS_PER_PAGE
+
+
 class TournamentStandingsApi(APIView):
     permission_classes = [permissions.AllowAny]
+    pagination_class = StandingsPagination
 
     @extend_schema(
         operation_id="tournaments_standings",
         summary="Standings with tie-breaks and the places each player can still reach",
-        description="Rows best first within each section. A knockout ranks by the round a "
-        "player went out in and has no possible places (null).",
-        responses={200: s.StandingsOutputSerializer, **_errors(404)},
+        description="Rows best first within each section (sections in order), in numbered "
+        "pages of 100 rows (`page`, `page_size` 1 to 100; `count` is the number of rows; a "
+        "page past the end is a 404). A knockout ranks by the round a player went out in "
+        "and has no possible places (null). A finished event's places are those of its "
+        "final scores (`places_exact` true).",
+        parameters=[
+            OpenApiParameter(
+                "page", {"type": "integer", "minimum": 1}, description="A page number, from 1."
+            ),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+                description="Rows a page, 1 to 100 (default 100).",
+            ),
+        ],
+        responses={200: s.StandingsOutputSerializer, **_errors(400, 404)},
         tags=TAGS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
         standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
+        paginator = StandingsPagination()
+        page = paginator.paginate_queryset(lines, request, view=self) or []
         body = {
+            "count": len(lines),
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
             "tiebreaks": list(standings.tiebreaks),
             "edition": standings.edition,
-            "rows": [standings_row(line) for line in lines],
+            "rows": [standings_row(line) for line in page],
         }
         return Response(s.StandingsOutputSerializer(body).data)
 
@@ -204,17 +229,32 @@ def standings_row(line: Any) -> dict[str, Any]:
     }
 
 
+def _refuse_large_sections(tournament: Tournament, most: int, table: str) -> None:
+    """409 ``<table>_too_large`` if a section has more than ``most`` players."""
+    largest = pages.largest_section(tournament=tournament)
+    if largest > most:
+        raise errors.WrongStatus(
+            f"A section has {largest} players: a {table} is given for sections of up to "
+            f"{most}. The standings and the TRF file hold every result.",
+            code=f"{table.replace(' ', '_')}_too_large",
+        )
+
+
 class TournamentCrosstableApi(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         operation_id="tournaments_crosstable",
         summary="Crosstables, one per section",
-        responses={200: s.CrosstableOutputSerializer(many=True), **_errors(404)},
+        description="For sections of up to 40 players (one column a player): a larger "
+        "section is a 409 `crosstable_too_large` (the standings and the TRF file hold every "
+        "result).",
+        responses={200: s.CrosstableOutputSerializer(many=True), **_errors(404, 409)},
         tags=TAGS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
+        _refuse_large_sections(tournament, pages.CROSSTABLE_MAX_PLAYERS, "crosstable")
         tables = selectors.tournament_crosstables(tournament=tournament)
         body = [
             {
@@ -244,12 +284,15 @@ class TournamentRoundTableApi(APIView):
         summary="Round tables (wall charts), one per section",
         description="For every player, in standings order, and every round started: the "
         "opponent's number, the colour and the result, byes and forfeits marked. Empty for a "
-        "knockout (see the bracket) and before the start.",
-        responses={200: s.RoundTableOutputSerializer(many=True), **_errors(404)},
+        "knockout (see the bracket) and before the start. For sections of up to 100 players: "
+        "a larger section is a 409 `round_table_too_large` (the standings and the TRF file "
+        "hold every result).",
+        responses={200: s.RoundTableOutputSerializer(many=True), **_errors(404, 409)},
         tags=TAGS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _visible(request, tournament_id)
+        _refuse_large_sections(tournament, pages.ROUND_TABLE_MAX_PLAYERS, "round table")
         started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
         round_tables = tables.tournament_round_tables(tournament=tournament) if started else []
         body = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
@@ -40,23 +41,58 @@ BYE_OUTCOMES: dict[str, Outcome] = {
 }
 
 
+# A game as read: (round number, orange id, blue id, result, colours unknown); a bye:
+# (round number, entry id, kind).
+GameRow = tuple[int, int, int, str, bool]
+ByeRow = tuple[int, int, str]
+
+
 @dataclass(frozen=True)
 class SectionField:
-    """One section: its entries in seat order (entry ``i`` is player number ``i + 1``) and
-    their records so far."""
+    """One section: its entries in seat order (entry ``i`` is player number ``i + 1``), the
+    games and byes that concern them as read from the database, and their records so far
+    (built from those when first asked for)."""
 
     section: int
     entries: tuple[Entry, ...]
-    records: tuple[PlayerRecord, ...]
+    games: tuple[GameRow, ...] = ()
+    byes: tuple[ByeRow, ...] = ()
+
+    @cached_property
+    def records(self) -> tuple[PlayerRecord, ...]:
+        seats = {entry.pk: (self.section, index + 1) for index, entry in enumerate(self.entries)}
+        rounds = _round_records(self.games, self.byes, seats)
+        return tuple(
+            PlayerRecord(
+                number=seats[entry.pk][1],
+                name=entry.name,
+                rating=entry.rating_at_start,
+                rounds=tuple(sorted(rounds.get(entry.pk, []), key=lambda r: r.round)),
+                withdrawn_after=entry.withdrawn_after_round,
+                extra={"entry": str(entry.pk), **{k: str(v) for k, v in entry.extra.items()}},
+            )
+            for entry in self.entries
+        )
+
+    @cached_property
+    def key(self) -> tuple[object, ...]:
+        """What the records are made of, in plain values (cheap to hash and compare): equal
+        keys, equal records (their ``extra`` aside)."""
+        players = tuple(
+            (e.pk, e.name, e.rating_at_start, e.withdrawn_after_round) for e in self.entries
+        )
+        return (players, self.games, self.byes)
 
     def entry(self, number: int) -> Entry:
         return self.entries[number - 1]
 
     def number_of(self, entry_id: int) -> int:
-        for index, entry in enumerate(self.entries):
-            if entry.pk == entry_id:
-                return index + 1
-        raise KeyError(entry_id)
+        """The player number of entry ``entry_id`` (``KeyError`` if not in the section)."""
+        return self._numbers[entry_id]
+
+    @cached_property
+    def _numbers(self) -> dict[int, int]:
+        return {entry.pk: index + 1 for index, entry in enumerate(self.entries)}
 
     @property
     def absent(self) -> frozenset[int]:
@@ -73,61 +109,61 @@ def seated_entries(tournament: Tournament) -> list[Entry]:
 
 
 def section_fields(tournament: Tournament) -> list[SectionField]:
-    """Every section of a started tournament with its players' records (three queries)."""
+    """Every section of a started tournament with its players' results (three queries)."""
     by_section: dict[int, list[Entry]] = defaultdict(list)
     for entry in seated_entries(tournament):
         by_section[entry.section].append(entry)
-    games = TournamentGame.objects.filter(tournament=tournament).select_related("round")
+    section_of = {entry.pk: section for section, entries in by_section.items() for entry in entries}
+    # Plain tuples rather than model rows: a 5,000-player event has tens of thousands of games.
+    games: dict[int, list[GameRow]] = defaultdict(list)
+    for row in TournamentGame.objects.filter(tournament=tournament).values_list(
+        "round__number", "orange_id", "blue_id", "result", "colours_unknown"
+    ):
+        for section in {section_of.get(row[1]), section_of.get(row[2])} - {None}:
+            games[section].append(row)
     # A bye entered ahead for a round not yet paired counts once the round starts.
-    byes = (
+    byes: dict[int, list[ByeRow]] = defaultdict(list)
+    for row in (
         Bye.objects.filter(round__tournament=tournament)
         .exclude(round__status=Round.Status.PLANNED)
-        .select_related("round")
-    )
-    rounds = _round_records(games, byes)
-    fields = []
-    for section, entries in sorted(by_section.items()):
-        numbers = {entry.pk: index + 1 for index, entry in enumerate(entries)}
-        records = tuple(
-            PlayerRecord(
-                number=numbers[entry.pk],
-                name=entry.name,
-                rating=entry.rating_at_start,
-                rounds=tuple(
-                    RoundRecord(
-                        round=r.round,
-                        outcome=r.outcome,
-                        opponent=None if r.opponent is None else numbers.get(r.opponent),
-                        colour=r.colour,
-                    )
-                    for r in sorted(rounds.get(entry.pk, []), key=lambda r: r.round)
-                ),
-                withdrawn_after=entry.withdrawn_after_round,
-                extra={"entry": str(entry.pk), **{k: str(v) for k, v in entry.extra.items()}},
-            )
-            for entry in entries
+        .values_list("round__number", "entry_id", "kind")
+    ):
+        if row[1] in section_of:
+            byes[section_of[row[1]]].append(row)
+    return [
+        SectionField(
+            section=section,
+            entries=tuple(entries),
+            games=tuple(games[section]),
+            byes=tuple(byes[section]),
         )
-        fields.append(SectionField(section=section, entries=tuple(entries), records=records))
-    return fields
+        for section, entries in sorted(by_section.items())
+    ]
 
 
 def _round_records(
-    games: Iterable[TournamentGame], byes: Iterable[Bye]
+    games: Iterable[GameRow], byes: Iterable[ByeRow], seats: dict[int, tuple[int, int]]
 ) -> dict[int, list[RoundRecord]]:
-    """Round records keyed by entry id; opponents are entry ids here (renumbered later)."""
+    """Round records keyed by entry id, the opponent by its number in the section (None
+    if it sits in another or has no seat).
+
+    ``games`` are (round number, orange id, blue id, result, colours unknown), ``byes``
+    (round number, entry id, kind), ``seats`` each entry's (section, number)."""
+
     rounds: dict[int, list[RoundRecord]] = defaultdict(list)
-    for game in games:
-        outcomes = OUTCOMES.get(game.result)
+    for number, orange_id, blue_id, result, colours_unknown in games:
+        outcomes = OUTCOMES.get(result)
         if outcomes is None:  # pending or cancelled
             continue
-        number = game.round.number
-        orange, blue = (None, None) if game.colours_unknown else (Colour.ORANGE, Colour.BLUE)
-        rounds[game.orange_id].append(
-            RoundRecord(number, outcomes[0], opponent=game.blue_id, colour=orange)
+        orange_seat, blue_seat = seats.get(orange_id), seats.get(blue_id)
+        together = orange_seat and blue_seat and orange_seat[0] == blue_seat[0]
+        orange, blue = (None, None) if colours_unknown else (Colour.ORANGE, Colour.BLUE)
+        rounds[orange_id].append(
+            RoundRecord(number, outcomes[0], blue_seat[1] if together else None, orange)
         )
-        rounds[game.blue_id].append(
-            RoundRecord(number, outcomes[1], opponent=game.orange_id, colour=blue)
+        rounds[blue_id].append(
+            RoundRecord(number, outcomes[1], orange_seat[1] if together else None, blue)
         )
-    for bye in byes:
-        rounds[bye.entry_id].append(RoundRecord(bye.round.number, BYE_OUTCOMES[bye.kind]))
+    for number, entry_id, kind in byes:
+        rounds[entry_id].append(RoundRecord(number, BYE_OUTCOMES[kind]))
     return rounds

@@ -22,7 +22,7 @@ from accounts.selectors import profile_get
 from games.models import Game
 from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
-from tournaments import errors
+from tournaments import errors, standings_memo
 from tournaments.models import (
     Bye,
     Entry,
@@ -42,9 +42,7 @@ from tournaments.standings import (
     PlaceRange,
     PointSystem,
     TiebreakValue,
-    compute_standings,
     outcome_mark,
-    possible_places,
 )
 from tournaments.trf import TrfTournament
 
@@ -282,20 +280,23 @@ class Standings:
         return [row for row in self.rows if row.section == number]
 
 
-def tournament_standings(*, tournament: Tournament) -> Standings:
+def tournament_standings(
+    *, tournament: Tournament, sections: list[SectionField] | None = None
+) -> Standings:
     """Points and the event's tie-breaks (FIDE C.07, its chosen edition) per section.
 
     A knockout ranks by the round a player went out in (the winner first, the finalist
     second, the semi-finalists third equal, ...), points being the games won in matches.
+    ``sections`` saves reading the records again.
     """
     codes = tuple(tournament.tiebreaks)
     standings = Standings(tiebreaks=codes, edition=tournament.tiebreak_edition)
     if tournament.is_knockout:
         standings.rows.extend(_knockout_rows(tournament))
         return standings
-    for section in section_fields(tournament):
-        rows = compute_standings(
-            section.records,
+    for section in sections if sections is not None else section_fields(tournament):
+        rows = standings_memo.compute_standings(
+            section,
             tiebreaks=codes,
             edition=tournament.tiebreak_edition,
             rounds=tournament.rounds.count() or None,
@@ -544,24 +545,31 @@ def _trf_header(tournament: Tournament, player_count: int) -> tuple[tuple[str, s
 # --- Possible places --------------------------------------------------------------------------
 
 
-def tournament_possible_places(*, tournament: Tournament) -> dict[int, PlaceRange]:
+def tournament_possible_places(
+    *, tournament: Tournament, sections: list[SectionField] | None = None
+) -> dict[int, PlaceRange]:
     """Best and worst final place each player can still reach, by entry id.
 
     Exact in a round robin (the games still to play are known: pending games and the
-    Berger pairings of rounds not started, leaving out withdrawn players); bounds in a
-    Swiss (from the rounds left). Empty for a knockout.
+    Berger pairings of rounds not started, leaving out withdrawn players) while the search
+    is cheap, bounds past its budget (``tournaments.standings.places.EXACT_WORK``); bounds
+    in a Swiss (from the rounds left). A finished event has the places of its final scores
+    (exact). Empty for a knockout. ``sections`` saves reading the records again.
     """
     if tournament.is_knockout:
         return {}
     places: dict[int, PlaceRange] = {}
-    for section in section_fields(tournament):
-        if tournament.is_round_robin:
-            result = possible_places(
-                section.records, remaining_games=_remaining_games(tournament, section)
+    finished = tournament.status == Tournament.Status.FINISHED
+    for section in sections if sections is not None else section_fields(tournament):
+        if finished:
+            result = standings_memo.possible_places(section, rounds_left=0)
+        elif tournament.is_round_robin:
+            result = standings_memo.possible_places(
+                section, remaining_games=tuple(_remaining_games(tournament, section))
             )
         else:
             left = tournament.rounds.exclude(status=Round.Status.COMPLETE).count()
-            result = possible_places(section.records, rounds_left=left)
+            result = standings_memo.possible_places(section, rounds_left=left)
         for number, place in result.items():
             places[section.entry(number).pk] = place
     return places
@@ -665,8 +673,9 @@ class StandingsLine:
 
 def tournament_standings_with_places(*, tournament: Tournament) -> tuple[Standings, list[Any]]:
     """The standings and, for each row in order, its best/worst possible place."""
-    standings = tournament_standings(tournament=tournament)
-    places = tournament_possible_places(tournament=tournament)
+    sections = [] if tournament.is_knockout else section_fields(tournament)
+    standings = tournament_standings(tournament=tournament, sections=sections)
+    places = tournament_possible_places(tournament=tournament, sections=sections)
     return standings, [StandingsLine(row, places.get(row.entry_id)) for row in standings.rows]
 
 

@@ -524,6 +524,11 @@ class StandingsRowSerializer(serializers.Serializer):
 
 
 class StandingsOutputSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Rows in every page together.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, null on the last.")
+    previous = serializers.URLField(
+        allow_null=True, help_text="The previous page, null on the first."
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     edition = serializers.CharField(help_text="The FIDE C.07 edition: 2026 or 2024.")
     rows = StandingsRowSerializer(many=True)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
 from games.forms import domain_error_to_form, form_saved
-from tournaments import errors, selectors, services, tables
+from tournaments import errors, pages, selectors, services, tables
 from tournaments.forms import (
     ByeForm,
     ForbiddenPairsForm,
@@ -100,17 +100,25 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
-    entries = list(selectors.tournament_entries(tournament=tournament))
+    all_entries = selectors.tournament_entries(tournament=tournament)
+    entries = list(all_entries[: pages.STANDINGS_PER_PAGE])
     user = request.user
-    mine = next((e for e in entries if user.is_authenticated and e.player_id == user.pk), None)
+    mine = all_entries.filter(player_id=user.pk).first() if user.is_authenticated else None
     started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     late_round = selectors.tournament_late_entry_round(tournament=tournament)
     context: dict[str, Any] = {
         "tournament": tournament,
         "division": tournament.division,
         "entries": entries,
+        "entry_total": len(entries)
+        if len(entries) < pages.STANDINGS_PER_PAGE
+        else all_entries.count(),
         "mine": mine,
-        "rounds": list(selectors.tournament_rounds(tournament=tournament)),
+        "rounds": pages.rounds_with_boards(
+            tournament=tournament,
+            round_number=request.GET.get("round"),
+            boards=request.GET.get("boards"),
+        ),
         "can_manage": bool(selectors.tournament_manager_rights(tournament=tournament, user=user)),
         "can_register": (tournament.status == Tournament.Status.REGISTRATION or late_round)
         and (mine is None or mine.status in (Entry.Status.INVITED, Entry.Status.DECLINED)),
@@ -130,19 +138,38 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             ],
         )
     if started:
-        standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
-        context.update(
-            standings=standings,
-            lines=lines,
-            sections=sorted({line.section for line in lines}),
-            crosstables=selectors.tournament_crosstables(tournament=tournament)
-            if not tournament.is_knockout
-            else [],
-            round_tables=tables.tournament_round_tables(tournament=tournament, standings=standings),
-            bracket=tables.tournament_bracket(tournament=tournament),
-            marks_legend=MARKS_LEGEND,
-        )
+        context.update(_standings_context(request, tournament, mine))
     return render(request, "tournaments/detail.html", context)
+
+
+def _standings_context(
+    request: HttpRequest, tournament: Tournament, mine: Entry | None
+) -> dict[str, Any]:
+    """One page of the standings and, for small sections, the crosstables."""
+    standings, lines = selectors.tournament_standings_with_places(tournament=tournament)
+    page = pages.standings_page(
+        lines, number=request.GET.get("page"), entry_id=mine.pk if mine else None
+    )
+    fits = pages.crosstable_fits(lines)
+    wall_chart_fits = pages.round_table_fits(lines)
+    return {
+        "standings": standings,
+        "lines": page.lines,
+        "sections": page.sections,
+        "standings_page": page,
+        "crosstable_max": pages.CROSSTABLE_MAX_PLAYERS,
+        "crosstable_left_out": not fits and not tournament.is_knockout,
+        "crosstables": selectors.tournament_crosstables(tournament=tournament)
+        if fits and not tournament.is_knockout
+        else [],
+        "round_table_max": pages.ROUND_TABLE_MAX_PLAYERS,
+        "round_table_left_out": not wall_chart_fits and not tournament.is_knockout,
+        "round_tables": tables.tournament_round_tables(tournament=tournament, standings=standings)
+        if wall_chart_fits
+        else [],
+        "bracket": tables.tournament_bracket(tournament=tournament),
+        "marks_legend": MARKS_LEGEND,
+    }
 
 
 # --- Players ------------------------------------------------------------------------------------

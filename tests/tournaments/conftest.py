@@ -17,6 +17,8 @@ from games.models import Game
 from tests.accounts.factories import make_user
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.standings.records import Colour, Outcome, PlayerRecord, RoundRecord
+from tournaments.trf import TrfTournament
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -126,3 +128,22 @@ def finish(
             game = first_move(game, now=now)
         loser = game.blue if result == "1-0" else game.orange
         return game_services.game_resign(game_id=game.pk, user=loser, now=now)
+
+
+def imported(organiser, *, players: int, rounds: int = 2, name: str = "") -> Tournament:
+    """A finished Swiss of ``players`` (even) imported from a TRF file: each round the
+    neighbours 1-2, 3-4, ... of a shifted ring meet, Orange wins, Blue wins in turn."""
+    played: dict[int, list[RoundRecord]] = {n: [] for n in range(1, players + 1)}
+    for number in range(1, rounds + 1):
+        ring = [(n + number - 1) % players + 1 for n in range(players)]
+        for board, (orange, blue) in enumerate(zip(ring[::2], ring[1::2], strict=True)):
+            first, second = (
+                (Outcome.WIN, Outcome.LOSS) if board % 2 else (Outcome.LOSS, Outcome.WIN)
+            )
+            played[orange].append(RoundRecord(number, first, blue, Colour.ORANGE))
+            played[blue].append(RoundRecord(number, second, orange, Colour.BLUE))
+    records = tuple(PlayerRecord(n, f"Player {n}", 2000, tuple(r)) for n, r in played.items())
+    header = (("012", name or f"Imported {players}"), ("092", "Swiss"), ("142", str(rounds)))
+    return services.tournament_import_trf(
+        trf=TrfTournament(header=header, players=records), organiser=organiser, tiebreaks=["bh"]
+    )

@@ -9,8 +9,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import services as games_services
-from tests.tournaments.conftest import register_all
+from tests.tournaments.conftest import imported, register_all
 from tournaments import selectors, services, tables
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -83,3 +84,18 @@ def test_the_bracket_costs_the_same_for_any_field(make_tournament, organiser, pl
     small_page, html = _queries(f"/tournaments/{small.pk}/")
     assert 'class="bracket"' in html
     assert _queries(f"/tournaments/{large.pk}/")[0] == small_page
+
+
+def test_the_event_page_costs_the_same_for_any_field(organiser):
+    """The same number of queries for 120 players in 2 rounds as for 240 in 4: nothing is
+    read per player, game or round."""
+
+    def queries(tournament: Tournament) -> int:
+        client = Client()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"/tournaments/{tournament.pk}/").status_code == 200
+        return len(captured.captured_queries)
+
+    small = imported(organiser, players=120, rounds=2, name="Small")
+    large = imported(organiser, players=240, rounds=4, name="Large")
+    assert queries(small) == queries(large)

@@ -15,14 +15,20 @@ set of rivals allowed to pass it such that every other rival can be held to its 
 (feasible iff the flow from the games to the players saturates the games); for the worst
 place it loses all its games and we look for the largest set of rivals who can all reach its
 score (feasible iff the flow saturates their needs). Sets are tried by size, pruned by a flow
-bound, so the search stays small for a 16-player section (see ``bench/tournaments.py``); the
-worst case is exponential in the number of rivals whose fate is genuinely open.
+bound, so the search stays small for a 16-player section (see ``bench/standings.py``); the
+worst case is exponential in the number of rivals whose fate is genuinely open, and one flow
+costs about the square of the games it spreads. So the search has a budget
+(:data:`EXACT_WORK`, in games² of the flows it runs, shared by all players): a player whose
+search would overrun it gets sound bounds instead (``exact`` is ``False``), the tighter of
+what the search had proved so far and the bounds below with each player's own games left.
 
 **Remaining games unknown** (a Swiss): bounds only. Every player still in the event may score
 between nothing and a win in each of the ``rounds_left`` rounds, independently of the others.
 ``best`` counts only the rivals already out of reach, ``worst`` every rival who could catch
-up, so the true places lie within ``[best, worst]``; ``exact`` is ``False``. The marks stay
-sound: ``clinched`` and ``eliminated`` are only set when they hold for every outcome.
+up, so the true places lie within ``[best, worst]``; ``exact`` is ``False`` while a round is
+left (with none left the places are those of the final scores, exact). The marks stay
+sound: ``clinched`` and ``eliminated`` are only set when they hold for every outcome. The
+bounds sort the scores once, so they cost ``n log n`` for ``n`` players.
 
 Point systems must give a draw halfway between a win and a loss (1-½-0 and the like).
 """
@@ -30,13 +36,21 @@ Point systems must give a draw halfway between a win and a loss (1-½-0 and the 
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from fractions import Fraction
-from math import ceil, floor
+from math import ceil, floor, lcm
 
-from tournaments.standings.records import PlayerRecord, PointSystem
+from tournaments.standings.records import Outcome, PlayerRecord, PointSystem
+
+#: The exact search's budget for one call of :func:`possible_places`, in work units: a flow
+#: over ``g`` games costs ``(g + 1)²`` (a unit is about a third of a microsecond on one
+#: core), a set of rivals passed over without a flow its size (best place) or the games
+#: scanned (worst place), so the whole search stays within a few tenths of a second. A
+#: 16-player round robin at any cut-off stays well within it (``bench/standings.py``).
+EXACT_WORK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -48,7 +62,29 @@ class PlaceRange:
     worst: int
     clinched: bool  # first place is certain
     eliminated: bool  # first place (even shared) is out of reach
-    exact: bool  # False for the bounds of an event whose remaining games are unknown
+    exact: bool  # False for bounds (remaining games unknown, or the exact search too costly)
+
+
+class _Budget:
+    """The work the exact search may still do (see :data:`EXACT_WORK`)."""
+
+    def __init__(self, work: int) -> None:
+        self.left = work
+
+    def spend(self, cost: int) -> bool:
+        """Take ``cost`` units; False (nothing taken) if that is more than is left."""
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True
+
+
+class _OutOfBudget(Exception):
+    """The search stopped; ``place`` is the bound it had proved."""
+
+    def __init__(self, place: int) -> None:
+        super().__init__(place)
+        self.place = place
 
 
 def possible_places(
@@ -57,51 +93,84 @@ def possible_places(
     remaining_games: Sequence[tuple[int, int]] | None = None,
     rounds_left: int = 0,
     points: PointSystem | None = None,
+    work: int = EXACT_WORK,
 ) -> dict[int, PlaceRange]:
     """Best and worst place for every player, by player number.
 
     Give ``remaining_games`` (pairs of player numbers, one entry per game still to play) when
-    they are known, for exact places; otherwise ``rounds_left`` for bounds. Withdrawn players
-    (``withdrawn_after`` set) score nothing more in the bounds.
+    they are known, for exact places within ``work`` (see :data:`EXACT_WORK`); otherwise
+    ``rounds_left`` for bounds. Withdrawn players (``withdrawn_after`` set) score nothing
+    more in the bounds.
     """
     system = points or PointSystem()
     unit = system.draw - system.loss
     if unit <= 0 or system.win - system.loss != 2 * unit:
         raise ValueError("possible places need a draw worth halfway between a win and a loss")
-    scores = {
-        p.number: sum((system.points(r.outcome) for r in p.rounds), Fraction(0)) for p in players
-    }
+    scores = _scores(players, system)
     if len(scores) != len(players):
         raise ValueError("a player number appears twice")
     if remaining_games is None:
         if rounds_left < 0:
             raise ValueError(f"rounds_left must be 0 or more, not {rounds_left}")
-        return _bounds(players, scores, rounds_left, system)
+        return _swiss_bounds(players, scores, rounds_left, system)
     games = [(first, second) for first, second in remaining_games]
     for first, second in games:
         if first == second or first not in scores or second not in scores:
             raise ValueError(f"remaining game {first}-{second} is not between two players")
-    return {number: _exact(number, scores, games, system, unit) for number in sorted(scores)}
+    count = _games_per_player(games)
+    fallback = _bounds(
+        {n: s + system.loss * count.get(n, 0) for n, s in scores.items()},
+        {n: s + system.win * count.get(n, 0) for n, s in scores.items()},
+        exact=not games,
+    )
+    budget = _Budget(work)
+    return {
+        number: _exact(number, scores, games, system, unit, budget, fallback[number])
+        for number in sorted(scores)
+    }
 
 
-def _bounds(
+def _scores(players: Sequence[PlayerRecord], system: PointSystem) -> dict[int, Fraction]:
+    """Each player's points, added up as whole numbers of the smallest fraction in use."""
+    scale = lcm(*(system.points(outcome).denominator for outcome in Outcome))
+    units = {outcome: int(system.points(outcome) * scale) for outcome in Outcome}
+    return {p.number: Fraction(sum(units[r.outcome] for r in p.rounds), scale) for p in players}
+
+
+def _swiss_bounds(
     players: Sequence[PlayerRecord],
     scores: dict[int, Fraction],
     rounds_left: int,
     system: PointSystem,
 ) -> dict[int, PlaceRange]:
-    gain = {
-        p.number: (system.win * rounds_left if p.withdrawn_after is None else Fraction(0))
+    highs = {
+        p.number: scores[p.number]
+        + (system.win * rounds_left if p.withdrawn_after is None else Fraction(0))
         for p in players
     }
+    return _bounds(scores, highs, exact=rounds_left == 0)
+
+
+def _bounds(
+    lows: dict[int, Fraction], highs: dict[int, Fraction], *, exact: bool
+) -> dict[int, PlaceRange]:
+    """Places when each player ends anywhere in ``[lows[n], highs[n]]``, independently:
+    ``best`` counts the rivals sure to finish above, ``worst`` every rival who may reach the
+    player's lowest score. Two sorted lists and a binary search per player, on whole
+    numbers (the scores times the lcm of their denominators)."""
+    scale = lcm(*(value.denominator for value in (*lows.values(), *highs.values())))
+    low = {n: value.numerator * (scale // value.denominator) for n, value in lows.items()}
+    high = {n: value.numerator * (scale // value.denominator) for n, value in highs.items()}
+    sorted_lows = sorted(low.values())
+    sorted_highs = sorted(high.values())
     result = {}
-    for number, score in scores.items():
-        top = score + gain[number]
-        rivals = [n for n in scores if n != number]
-        best = 1 + sum(1 for n in rivals if scores[n] > top)
-        worst = 1 + sum(1 for n in rivals if scores[n] + gain[n] >= score)
-        result[number] = PlaceRange(number, best, worst, worst == 1, best > 1, False)
-    return dict(sorted(result.items()))
+    for number in sorted(lows):
+        above = len(sorted_lows) - bisect_right(sorted_lows, high[number])
+        # every player whose highest score reaches this one's lowest, the player included
+        reach = len(sorted_highs) - bisect_left(sorted_highs, low[number])
+        best, worst = 1 + above, reach
+        result[number] = PlaceRange(number, best, worst, worst == 1, best > 1, exact)
+    return result
 
 
 def _exact(
@@ -110,10 +179,21 @@ def _exact(
     games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
+    budget: _Budget,
+    fallback: PlaceRange,
 ) -> PlaceRange:
-    best = _best_place(number, scores, games, system, unit)
-    worst = _worst_place(number, scores, games, system, unit)
-    return PlaceRange(number, best, worst, worst == 1, best > 1, True)
+    """The exact places, or if the budget runs out the tighter of the search's bound and
+    ``fallback`` (the independent bounds)."""
+    exact = True
+    try:
+        best = _best_place(number, scores, games, system, unit, budget)
+    except _OutOfBudget as stop:
+        best, exact = max(stop.place, fallback.best), False
+    try:
+        worst = _worst_place(number, scores, games, system, unit, budget)
+    except _OutOfBudget as stop:
+        worst, exact = min(stop.place, fallback.worst), False
+    return PlaceRange(number, best, worst, worst == 1, best > 1, exact)
 
 
 def _split_games(
@@ -143,7 +223,10 @@ def _best_place(
     games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
+    budget: _Budget,
 ) -> int:
+    """The best place; ``_OutOfBudget`` with the smallest place not yet ruled out if the
+    budget runs out first."""
     target, rivals, among = _split_games(number, scores, games, system.win, system.loss)
     count = _games_per_player(among)
     base = {n: s + system.loss * count.get(n, 0) for n, s in rivals.items()}
@@ -151,8 +234,11 @@ def _best_place(
     forced = {n for n in rivals if room[n] < 0}
     open_ = [n for n in rivals if n not in forced and room[n] < 2 * count.get(n, 0)]
     free = forced | {n for n in rivals if n not in forced and n not in open_}
+    size = 0  # rivals allowed to pass: every smaller number is ruled out
 
     def held(allowed: Iterable[int]) -> int:
+        if not budget.spend(_flow_cost(among)):
+            raise _OutOfBudget(1 + len(forced) + size)
         limits = {n: 2 * count.get(n, 0) for n in free.union(allowed)}
         limits.update({n: room[n] for n in open_ if n not in limits})
         return _max_flow(among, limits)
@@ -164,6 +250,8 @@ def _best_place(
     extra = {n: 2 * count[n] - room[n] for n in open_}
     for size in range(1, len(open_) + 1):
         for chosen in itertools.combinations(open_, size):
+            if not budget.spend(size):
+                raise _OutOfBudget(1 + len(forced) + size)
             if sum(extra[n] for n in chosen) >= shortfall and held(chosen) == needed:
                 return 1 + len(forced) + size
     raise AssertionError("letting every rival pass always works")  # pragma: no cover
@@ -175,7 +263,10 @@ def _worst_place(
     games: list[tuple[int, int]],
     system: PointSystem,
     unit: Fraction,
+    budget: _Budget,
 ) -> int:
+    """The worst place; ``_OutOfBudget`` with the largest place not yet ruled out if the
+    budget runs out first."""
     target, rivals, among = _split_games(number, scores, games, system.loss, system.win)
     count = _games_per_player(among)
     base = {n: s + system.loss * count.get(n, 0) for n, s in rivals.items()}
@@ -184,13 +275,21 @@ def _worst_place(
     open_ = [n for n in rivals if 0 < need[n] <= 2 * count.get(n, 0)]
     for size in range(len(open_), 0, -1):
         for chosen in itertools.combinations(open_, size):
+            if not budget.spend(len(among)):
+                raise _OutOfBudget(1 + len(already) + size)
             demand = sum(need[n] for n in chosen)
             touching = [g for g in among if g[0] in chosen or g[1] in chosen]
             if demand > 2 * len(touching):
                 continue
+            if not budget.spend(_flow_cost(touching)):
+                raise _OutOfBudget(1 + len(already) + size)
             if _max_flow(touching, {n: need[n] for n in chosen}) == demand:
                 return 1 + len(already) + size
     return 1 + len(already)
+
+
+def _flow_cost(games: Sized) -> int:
+    return (len(games) + 1) ** 2
 
 
 def _games_per_player(games: list[tuple[int, int]]) -> dict[int, int]:

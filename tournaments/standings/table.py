@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from tournaments.standings.records import PlayerRecord, PointSystem
 from tournaments.standings.tiebreaks import (
@@ -171,32 +172,43 @@ def _check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     return order
 
 
-def _descending(value: TiebreakValue) -> tuple[int, Fraction]:
+def _descending(value: TiebreakValue) -> tuple[int, Fraction | int]:
     """Sort key for 'higher is better' values; ``None`` (no value) sorts last."""
     if value is None:
-        return (1, Fraction(0))
-    return (0, -Fraction(value))
+        return (1, 0)
+    return (0, -value)
 
 
-def _ascending(value: TiebreakValue) -> tuple[int, Fraction]:
+def _ascending(value: TiebreakValue) -> tuple[int, Fraction | int]:
     """Sort key for ranks (lower is better)."""
-    return (0, Fraction(value or 0))
+    return (0, value or 0)
 
 
-_Key = Callable[[int], tuple[int, Fraction]]
+_Key = Callable[[int], tuple[int, Fraction | int]]
 
 
 def _split(groups: list[list[int]], key: _Key) -> list[list[int]]:
     """Order each tied group by ``key`` and cut it where the key changes."""
     result: list[list[int]] = []
     for group in groups:
-        ordered = sorted(group, key=lambda n: (key(n), n))
+        keys = _whole_keys({number: key(number) for number in group})
+        ordered = sorted(group, key=lambda n: (keys[n], n))
         current: list[int] = []
         for number in ordered:
-            if current and key(current[-1]) != key(number):
+            if current and keys[current[-1]] != keys[number]:
                 result.append(current)
                 current = []
             current.append(number)
         if current:
             result.append(current)
     return result
+
+
+def _whole_keys(keys: dict[int, tuple[int, Fraction | int]]) -> dict[int, tuple[int, int]]:
+    """The same keys in the same order as whole numbers (each value times the lcm of the
+    denominators): comparing ints is many times faster than comparing Fractions."""
+    scale = lcm(*(value.denominator for _, value in keys.values()))
+    return {
+        number: (flag, value.numerator * (scale // value.denominator))
+        for number, (flag, value) in keys.items()
+    }

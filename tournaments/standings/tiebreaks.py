@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
+from math import ceil, lcm
 from typing import Literal
 
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, PointSystem, RoundRecord
@@ -116,7 +118,26 @@ class Event:
         return cls(by_number, total, records, round_robin, points or PointSystem())
 
     def score(self, number: int) -> Fraction:
-        return sum((self.points.points(r.outcome) for r in self.records[number]), Fraction(0))
+        return _in_points(self.score_units[number], self.scale)
+
+    # Tie-breaks add up whole *units* of ``1 / scale`` points (halves for 1-½-0), so that
+    # a 5,000-player table is integer sums, not tens of thousands of Fraction additions.
+
+    @cached_property
+    def scale(self) -> int:
+        """The smallest ``d`` that makes every outcome's points times ``d`` whole."""
+        return lcm(*(self.points.points(outcome).denominator for outcome in Outcome))
+
+    @cached_property
+    def unit_points(self) -> dict[Outcome, int]:
+        """Each outcome's points in units of ``1 / scale``."""
+        return {o: int(self.points.points(o) * self.scale) for o in Outcome}
+
+    @cached_property
+    def score_units(self) -> dict[int, int]:
+        """Each player's score in units."""
+        units = self.unit_points
+        return {n: sum(units[r.outcome] for r in records) for n, records in self.records.items()}
 
     def counted_opponent(self, record: RoundRecord) -> int | None:
         """The opponent a round counts as a game against: played over the board, or (round
@@ -170,26 +191,31 @@ def _by_round(
 class _Contribution:
     """One round's share of a Buchholz: the opponent's (or dummy's) score."""
 
-    value: Fraction
-    own_points: Fraction  # what the participant scored that round (the SB factor)
+    value: int  # in units (``Event.scale``), as is the next
+    own_points: int  # what the participant scored that round (the SB factor)
     voluntarily_unplayed: bool
 
 
 def adjusted_score(event: Event, number: int) -> Fraction:
     """The score a participant lends to its opponents' Buchholz and SB (Article 16.3)."""
+    return _in_points(_adjusted_units(event, number), event.scale)
+
+
+def _adjusted_units(event: Event, number: int) -> int:
     records = event.records[number]
     if event.round_robin:
-        return event.score(number)
+        return event.score_units[number]
     last_present = max(
         (r.round for r in records if r.outcome not in _VOLUNTARILY_UNPLAYED), default=0
     )
-    total = Fraction(0)
+    units = event.unit_points
+    total = 0
     for record in records:
         has_opponent = record.outcome.has_opponent and record.opponent is not None
         if record.round > last_present and not has_opponent:
-            total += event.points.draw
+            total += units[Outcome.DRAW]
         else:
-            total += event.points.points(record.outcome)
+            total += units[record.outcome]
     return total
 
 
@@ -198,23 +224,23 @@ def _dummy_value(
     edition: Edition,
     number: int,
     record: RoundRecord,
-    adjusted: Mapping[int, Fraction],
-) -> Fraction:
-    """The dummy opponent's score for an unplayed round of a Swiss (Article 16.4)."""
-    own = event.score(number)
+    adjusted: Mapping[int, int],
+) -> int:
+    """The dummy opponent's score (units) for an unplayed round of a Swiss (Article 16.4)."""
+    own = event.score_units[number]
     if edition == "2024":
         return own
     if record.outcome.has_opponent and record.opponent is not None:
         return min(own, adjusted[record.opponent])
-    return min(own, event.points.draw * event.rounds)
+    return min(own, event.unit_points[Outcome.DRAW] * event.rounds)
 
 
 def _contributions(
-    event: Event, edition: Edition, number: int, adjusted: Mapping[int, Fraction]
+    event: Event, edition: Edition, number: int, adjusted: Mapping[int, int]
 ) -> list[_Contribution]:
     result = []
     for record in event.records[number]:
-        own_points = event.points.points(record.outcome)
+        own_points = event.unit_points[record.outcome]
         opponent = event.counted_opponent(record)
         if opponent is not None:
             result.append(_Contribution(adjusted[opponent], own_points, False))
@@ -244,8 +270,8 @@ def _cut_highest(items: list[_Contribution]) -> list[_Contribution]:
     return rest
 
 
-def _total(items: list[_Contribution]) -> Fraction:
-    return sum((c.value for c in items), Fraction(0))
+def _total(items: list[_Contribution]) -> int:
+    return sum(c.value for c in items)
 
 
 def _koya_threshold(event: Event) -> Fraction:
@@ -258,12 +284,22 @@ def _koya_threshold(event: Event) -> Fraction:
     return event.points.win * games / 2
 
 
+@lru_cache(maxsize=4096)
+def _in_points(units: int, scale: int) -> Fraction:
+    """``units / scale`` as points: the same few values recur all over a table, so each is
+    made once (a ``Fraction`` is immutable, sharing it is safe)."""
+    return Fraction(units, scale)
+
+
 def _average_rating(ratings: list[int]) -> int | None:
     """ARO (Article 10.1): the mean rounded to the nearest whole number, halves up."""
     if not ratings:
         return None
-    mean = Fraction(sum(ratings), len(ratings))
-    return int(mean + Fraction(1, 2)) if mean >= 0 else -int(-mean + Fraction(1, 2))
+    total, count = sum(ratings), len(ratings)
+    # round(total / count), halves away from zero, in whole numbers
+    if total >= 0:
+        return (2 * total + count) // (2 * count)
+    return -((count - 2 * total) // (2 * count))
 
 
 def player_values(event: Event, edition: str = "2026") -> dict[int, dict[str, TiebreakValue]]:
@@ -278,64 +314,54 @@ def player_values(event: Event, edition: str = "2026") -> dict[int, dict[str, Ti
     ``None`` when there is none).
     """
     checked = check_edition(edition)
-    adjusted = {n: adjusted_score(event, n) for n in event.players}
-    scores = {n: event.score(n) for n in event.players}
-    threshold = _koya_threshold(event)
+    scale = event.scale
+    adjusted = {n: _adjusted_units(event, n) for n in event.players}
+    lowest_koya = ceil(_koya_threshold(event) * scale)  # in units
     values: dict[int, dict[str, TiebreakValue]] = {}
     for number in event.players:
         records = event.records[number]
         items = _contributions(event, checked, number, adjusted)
         values[number] = {
-            "points": scores[number],
-            "bh": _total(items),
-            "bh_c1": _total(_cut_lowest(items)),
-            "bh_m1": _total(_cut_highest(_cut_lowest(items))),
-            "sb": sum((c.value * c.own_points for c in items), Fraction(0)),
-            "win": _rounds_with_a_win(records, event.points),
+            "points": event.score(number),
+            "bh": _in_points(_total(items), scale),
+            "bh_c1": _in_points(_total(_cut_lowest(items)), scale),
+            "bh_m1": _in_points(_total(_cut_highest(_cut_lowest(items))), scale),
+            "sb": _in_points(sum(c.value * c.own_points for c in items), scale * scale),
+            "win": _rounds_with_a_win(records, event.unit_points),
             "won": sum(1 for r in records if r.outcome in (Outcome.WIN, Outcome.UNRATED_WIN)),
             "bpg": sum(
                 1 for r in records if r.outcome.played_over_board and r.colour is Colour.BLUE
             ),
-            "ks": _koya(records, event.points, scores=scores, threshold=threshold),
-            "ps": _progressive(records, event.points),
+            "ks": _in_points(_koya(event, records, lowest=lowest_koya), scale),
+            "ps": _in_points(_progressive(records, event.unit_points), scale),
             "aro": _average_rating(_opponent_ratings(event, records)),
         }
     return values
 
 
-def _rounds_with_a_win(records: Sequence[RoundRecord], points: PointSystem) -> int:
+def _rounds_with_a_win(records: Sequence[RoundRecord], units: Mapping[Outcome, int]) -> int:
     """``win`` (7.1): rounds that brought a win's points, byes and forfeits included."""
+    win = units[Outcome.WIN]
+    played = (r for r in records if r.outcome is not Outcome.NOT_PLAYED)
+    return sum(1 for r in played if units[r.outcome] == win)
+
+
+def _koya(event: Event, records: Sequence[RoundRecord], *, lowest: int) -> int:
+    """``ks`` (9.2): the points (units) scored against opponents with at least ``lowest``
+    units."""
+    scores, units = event.score_units, event.unit_points
     return sum(
-        1
+        units[r.outcome]
         for r in records
-        if r.outcome is not Outcome.NOT_PLAYED and points.points(r.outcome) == points.win
+        if r.outcome.has_opponent and r.opponent is not None and scores[r.opponent] >= lowest
     )
 
 
-def _koya(
-    records: Sequence[RoundRecord],
-    points: PointSystem,
-    *,
-    scores: Mapping[int, Fraction],
-    threshold: Fraction,
-) -> Fraction:
-    """``ks`` (9.2): the points scored against opponents with at least ``threshold``."""
-    return sum(
-        (
-            points.points(r.outcome)
-            for r in records
-            if r.outcome.has_opponent and r.opponent is not None and scores[r.opponent] >= threshold
-        ),
-        Fraction(0),
-    )
-
-
-def _progressive(records: Sequence[RoundRecord], points: PointSystem) -> Fraction:
-    """``ps`` (7.5): the sum of the running score after each round."""
-    running = Fraction(0)
-    progressive = Fraction(0)
+def _progressive(records: Sequence[RoundRecord], units: Mapping[Outcome, int]) -> int:
+    """``ps`` (7.5): the sum of the running score (units) after each round."""
+    running = progressive = 0
     for record in records:
-        running += points.points(record.outcome)
+        running += units[record.outcome]
         progressive += running
     return progressive
 

@@ -165,3 +165,48 @@ def test_swiss_bounds_contain_every_reachable_place(
     bounds = possible_places(scored(halves), rounds_left=rounds_left)
     for number, (best, worst) in brute_force(halves, kept).items():
         assert bounds[number].best <= best and worst <= bounds[number].worst
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_events(), st.integers(min_value=0, max_value=3000))
+def test_a_search_out_of_budget_gives_sound_bounds(
+    event: tuple[dict[int, int], list[tuple[int, int]]], work: int
+) -> None:
+    """With too little work allowed the search stops early: the places it gives still hold
+    every reachable place, and say so (``exact`` False) unless they are the exact ones."""
+    halves, games = event
+    result = possible_places(scored(halves), remaining_games=games, work=work)
+    for number, (best, worst) in brute_force(halves, games).items():
+        place = result[number]
+        assert place.best <= best and worst <= place.worst
+        if place.exact:
+            assert (place.best, place.worst) == (best, worst)
+        assert place.clinched == (place.worst == 1)
+        assert place.eliminated == (place.best > 1)
+
+
+def test_a_large_round_robin_with_every_game_open_gets_bounds() -> None:
+    """60 players level, all 1,770 games to play: the search that used to run for minutes
+    is over budget from its first flow, so every player gets the bounds 1-60."""
+    numbers = range(1, 61)
+    games = list(itertools.combinations(numbers, 2))
+    result = possible_places(scored(dict.fromkeys(numbers, 0)), remaining_games=games)
+    assert {(r.best, r.worst, r.exact) for r in result.values()} == {(1, 60, False)}
+
+
+def test_the_budget_is_shared_so_the_first_players_stay_exact() -> None:
+    """A 16-player event with 3 rounds left: exact within the default budget; with a budget
+    for a few flows only the first players are exact and the rest bounded."""
+    players = scored({n: 24 - n for n in range(1, 17)})
+    games = [(a, b) for a in range(1, 17) for b in range(a + 1, 17) if b - a in (1, 2, 3)]
+    exact = possible_places(players, remaining_games=games)
+    assert all(r.exact for r in exact.values())
+    tight = possible_places(players, remaining_games=games, work=20_000)
+    assert tight[1].exact and not tight[16].exact
+    for number, place in tight.items():
+        assert place.best <= exact[number].best and exact[number].worst <= place.worst
+
+
+def test_a_finished_swiss_has_exact_places() -> None:
+    result = possible_places(scored({1: 4, 2: 2, 3: 2}), rounds_left=0)
+    assert all(r.exact for r in result.values())
