@@ -78,6 +78,44 @@ def _ranking_updated_at_once(
 
 
 @pytest.fixture(autouse=True)
+def _rounds_paired_at_once(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's transaction never commits, so the task that pairs a round due would never
+    run: run it as the round is queued, as the worker would right after the commit, at the
+    time the round was queued (the rounds it queues in turn one after the other, not
+    nested). Tests of the deferred
+    pairing are marked ``pairing_deferred``."""
+    if request.node.get_closest_marker("pairing_deferred"):
+        return
+    from tournaments.models import Round
+    from tournaments.services import rounds
+
+    queue = rounds._round_pairing_queue
+    waiting: list[tuple[int, int]] = []
+
+    def queue_and_pair(tournament_id: int, round_number: int) -> None:
+        queue(tournament_id, round_number)
+        waiting.append((tournament_id, round_number))
+        if len(waiting) > 1:  # a pairing running now queued it: it runs next
+            return
+        try:
+            while waiting:
+                tournament_id, round_number = waiting[0]
+                queued_at = (  # the time of the service that queued it ("now" in tests)
+                    Round.objects.filter(tournament_id=tournament_id, number=round_number)
+                    .values_list("pairing_queued_at", flat=True)
+                    .first()
+                )
+                rounds.tournament_round_pair(
+                    tournament_id=tournament_id, round_number=round_number, now=queued_at
+                )
+                waiting.pop(0)
+        finally:
+            waiting.clear()
+
+    monkeypatch.setattr(rounds, "_round_pairing_queue", queue_and_pair)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Password hashing is deliberately slow; tests don't need it to be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -299,6 +299,7 @@ class Round(models.Model):
 
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
+        PAIRING = "pairing", "Pairing…"  # due: a task pairs it and starts its games
         RUNNING = "running", "Running"
         COMPLETE = "complete", "Complete"
 
@@ -308,6 +309,9 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True, help_text="Planned start date.")
     ends_at = models.DateTimeField(
         null=True, blank=True, help_text="Games not over by then go to the organiser."
+    )
+    pairing_queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the task pairing this round was last queued."
     )
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)

@@ -481,7 +481,11 @@ def _trf_swiss_lines(tournament: Tournament) -> tuple[str, ...]:
         lines.append(
             f"XXA {number_seed[number]:>4} " + " ".join(f"{float(p):4.1f}" for p in points)
         )
-    upcoming = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    upcoming = (
+        tournament.rounds.filter(status__in=[Round.Status.PLANNED, Round.Status.PAIRING])
+        .order_by("number")
+        .first()
+    )
     if upcoming is not None:
         by_kind: dict[str, list[int]] = defaultdict(list)
         for bye in upcoming.byes.all():
@@ -545,7 +549,9 @@ def _remaining_games(tournament: Tournament, section: SectionField) -> list[tupl
     for orange_id, blue_id in pending:
         remaining.append((section.number_of(orange_id), section.number_of(blue_id)))
     size = len(section.entries)
-    planned = tournament.rounds.filter(status=Round.Status.PLANNED).values_list("number", flat=True)
+    planned = tournament.rounds.filter(
+        status__in=[Round.Status.PLANNED, Round.Status.PAIRING]
+    ).values_list("number", flat=True)
     for number in planned:
         if number > (size - 1 + size % 2) * tournament.cycles:
             continue

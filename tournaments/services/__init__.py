@@ -43,6 +43,7 @@ from tournaments.services.results import (
     tournament_game_ended,
     tournament_result_fix,
 )
+from tournaments.services.rounds import tournament_pairings_resume, tournament_round_pair
 from tournaments.services.setup import (
     SETTING_FIELDS,
     tournament_create,
@@ -86,9 +87,11 @@ __all__ = [
     "tournament_game_adjudicate",
     "tournament_game_ended",
     "tournament_import_trf",
+    "tournament_pairings_resume",
     "tournament_register",
     "tournament_registration_open",
     "tournament_result_fix",
+    "tournament_round_pair",
     "tournament_round_robin_start_with",
     "tournament_start",
     "tournament_update",

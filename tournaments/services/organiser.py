@@ -80,7 +80,8 @@ def round_pair_manually(
     reason: str,
     now: datetime | None = None,
 ) -> Round:
-    """The organiser pairs the next planned round by hand and starts it (round robin, Swiss).
+    """The organiser pairs the next round by hand and starts it (round robin, Swiss): a
+    planned one, or one waiting for its pairing task (which then finds it paired).
 
     Only once every earlier round is complete (``round_not_complete`` before): a round paired
     by hand replaces the system's pairing, which the results of the rounds before decide,
@@ -101,7 +102,11 @@ def round_pair_manually(
             "Manual pairing is for one-section round robin and Swiss events.",
             code="manual_pairing_unsupported",
         )
-    rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    rnd = (
+        tournament.rounds.filter(status__in=[Round.Status.PLANNED, Round.Status.PAIRING])
+        .order_by("number")
+        .first()
+    )
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
     _require_earlier_rounds_complete(tournament, rnd)
