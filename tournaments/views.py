@@ -299,7 +299,7 @@ def open_registration(request: HttpRequest, tournament_id: int) -> str:
 def start(request: HttpRequest, tournament_id: int) -> str:
     tournament = _managed(request, tournament_id)
     services.tournament_start(tournament_id=tournament.pk, actor=request.user)
-    return f"{tournament} has started: the first games are on."
+    return f"{tournament} has started: round 1 is being paired, its games start in a moment."
 
 
 @_action
