@@ -257,7 +257,9 @@ def _manage_context(tournament: Tournament) -> dict[str, Any]:
     """What the manage page shows of ``tournament`` (the template offers each action only to
     the holders of its ``rights``)."""
     rounds = list(selectors.tournament_rounds(tournament=tournament))
-    next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
+    pairing = next((r.number for r in rounds if r.status == Round.Status.PAIRING), None)
+    to_come = selectors.tournament_rounds_to_come(tournament=tournament)
+    next_round = pairing or (to_come[0] if to_come else None)  # paired by hand if wanted
     swiss = tournament.format == Tournament.Format.SWISS
     return {
         "tournament": tournament,

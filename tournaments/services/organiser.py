@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Game
 from moderation.services import audit_record
-from tournaments import audit, errors
+from tournaments import audit, errors, selectors
 from tournaments.models import Round, Tournament
 from tournaments.pairing.base import Pair, RoundPairing
 from tournaments.plugins import tournament_format_for
@@ -26,7 +26,13 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
-from tournaments.services.rounds import _excused, _round_settle, _round_start
+from tournaments.services.rounds import (
+    _excused,
+    _round_made,
+    _round_next,
+    _round_settle,
+    _round_start,
+)
 from tournaments.services.start import _cancel
 
 
@@ -44,12 +50,12 @@ def round_dates_set(
     tournament = _tournament_locked(tournament_id)
     _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="change round dates")
-    rnd = tournament.rounds.filter(number=round_number).first()
-    if rnd is None:
+    total = selectors.tournament_rounds_total(tournament=tournament)
+    if not 1 <= round_number <= total:
         raise errors.InvalidSettings(
-            f"{tournament} has rounds 1 to {tournament.rounds.count()}, not {round_number}.",
-            code="no_such_round",
+            f"{tournament} has rounds 1 to {total}, not {round_number}.", code="no_such_round"
         )
+    rnd = _round_made(tournament, round_number)
     if rnd.status == Round.Status.COMPLETE:
         raise errors.WrongStatus(f"Round {round_number} is complete.", code="round_complete")
     if starts_at is not None:
@@ -102,11 +108,7 @@ def round_pair_manually(
             "Manual pairing is for one-section round robin and Swiss events.",
             code="manual_pairing_unsupported",
         )
-    rnd = (
-        tournament.rounds.filter(status__in=[Round.Status.PLANNED, Round.Status.PAIRING])
-        .order_by("number")
-        .first()
-    )
+    rnd = tournament.rounds.filter(status=Round.Status.PAIRING).first() or _round_next(tournament)
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
     _require_earlier_rounds_complete(tournament, rnd)

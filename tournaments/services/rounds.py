@@ -56,7 +56,7 @@ def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = 
         return []
     if tournament.rounds.filter(status=Round.Status.PAIRING).exists():
         return []
-    rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    rnd = _round_next(tournament)
     if rnd is None or not _round_due(tournament, rnd, now=now):
         return []
     rnd.status = Round.Status.PAIRING
@@ -64,6 +64,42 @@ def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = 
     rnd.save(update_fields=["status", "pairing_queued_at"])
     _round_pairing_queue(tournament.pk, rnd.number)
     return [rnd.number]
+
+
+def _round_next(tournament: Tournament) -> Round | None:
+    """The first round not started nor being paired (made now if the format makes its
+    rounds as they come), or None when every round has started. Rounds start in order."""
+    started = (
+        tournament.rounds.exclude(status=Round.Status.PLANNED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+    if started >= (tournament.rounds_planned or 0):
+        return None
+    return _round_made(tournament, started + 1)
+
+
+def _round_made(tournament: Tournament, number: int) -> Round:
+    """Round ``number`` of a running event, made now (planned, with its start date if
+    rounds run on dates) if it does not exist yet."""
+    rnd, _ = Round.objects.get_or_create(
+        tournament=tournament,
+        number=number,
+        defaults={"starts_at": _round_planned_start(tournament, number)},
+    )
+    return rnd
+
+
+def _round_planned_start(tournament: Tournament, number: int) -> datetime | None:
+    """When round ``number`` is due if rounds run on dates: ``round_interval_days`` apart
+    from the event's start; None otherwise."""
+    if tournament.round_start_mode != Tournament.RoundStartMode.ON_DATES:
+        return None
+    assert tournament.started_at is not None
+    return tournament.started_at + (number - 1) * timedelta(
+        days=tournament.round_interval_days or 0
+    )
 
 
 def _round_pairing_queue(tournament_id: int, round_number: int) -> None:

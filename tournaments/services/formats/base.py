@@ -60,6 +60,9 @@ class TournamentFormat(ABC):
     avoids_forbidden_pairs: ClassVar[bool] = False
     #: Players may be split into sections (``section_size``).
     has_sections: ClassVar[bool] = False
+    #: Every round is made at the start (a schedule known in advance); otherwise each
+    #: round is made as it comes (or when a bye or a date is entered for it).
+    rounds_made_at_start: ClassVar[bool] = True
 
     def settings_problems(self, tournament: Tournament) -> dict[str, str]:
         """The settings this format refuses, by field (merged into ``_validate``'s)."""

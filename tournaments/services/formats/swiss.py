@@ -23,6 +23,7 @@ class Swiss(TournamentFormat):
     bye_kind = Bye.Kind.PAIRING  # the pairing-allocated bye (C.04.1.c)
     takes_byes_ahead = True
     avoids_forbidden_pairs = True
+    rounds_made_at_start = False  # up to SWISS_ROUNDS_MAX rounds, each made as it comes
 
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
         """The rounds, late entries, byes and forfeits (the Swiss-only settings)."""
@@ -79,7 +80,7 @@ class Swiss(TournamentFormat):
         and acceleration."""
         if given is not None:
             return SectionRound(field=field, pairing=given)
-        total = tournament.rounds.count()
+        total = self.rounds_total(tournament)
         options = selectors.swiss_pairing_options(
             tournament=tournament, section=field, total_rounds=total
         )
