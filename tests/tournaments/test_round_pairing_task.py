@@ -16,7 +16,7 @@ from games import services as game_services
 from games.timeouts import game_timeouts_decide
 from tests.accounts.factories import PASSWORD, make_superuser, make_user
 from tests.tournaments.conftest import T0, register_all
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.handlers import on_worker_ready
 from tournaments.models import Round, Tournament, TournamentGame
 from tournaments.services import rounds
@@ -159,7 +159,7 @@ def test_the_pairing_task_twice_makes_one_set_of_games(swiss, deferred):
     assert services.tournament_round_pair(tournament_id=swiss.pk, round_number=2) is False
     assert sorted(link.pk for link in games_of(swiss, 2)) == made and made
     assert services.tournament_round_pair(tournament_id=swiss.pk, round_number=3) is False
-    assert status(swiss, 3) == Round.Status.PLANNED
+    assert status(swiss, 3) is None  # a Swiss round is made when it is due
 
 
 def test_the_beat_queues_a_lost_pairing_again_after_a_minute(swiss, deferred, after_commit):
@@ -251,8 +251,27 @@ def test_the_event_page_and_the_api_show_a_round_pairing(
     assert '<strong>Round 1</strong> <span class="muted">· pairing…' in page
     assert "Being paired: its games start in a moment." in page
     api = client.get(f"/api/v1/tournaments/{tournament.pk}/").json()
-    assert [(r["number"], r["status"]) for r in api["rounds"]] == [
-        (1, "pairing"),
-        (2, "planned"),
+    assert [(r["number"], r["status"]) for r in api["rounds"]] == [(1, "pairing")]
+    assert api["rounds_planned"] == 3
+
+
+def test_a_swiss_makes_each_round_as_it_comes(swiss, players, deferred, after_commit):
+    assert list(swiss.rounds.values_list("number", flat=True)) == [1]  # not 2 and 3 ahead
+    assert selectors.tournament_rounds_to_come(tournament=swiss) == [2, 3]
+    assert selectors.tournament_rounds_total(tournament=swiss) == 3
+    services.bye_enter(
+        tournament_id=swiss.pk,
+        actor=swiss.organiser,
+        entry_id=swiss.entries.get(player=players[0]).pk,
+        kind="Z",
+        round_number=3,
+        reason="away",
+    )
+    assert list(swiss.rounds.values_list("number", "status")) == [(1, "running"), (3, "planned")]
+    after_commit(deferred(lambda: _by_result(swiss, None)))
+    assert list(swiss.rounds.values_list("number", "status")) == [
+        (1, "complete"),
+        (2, "running"),
         (3, "planned"),
     ]
+    assert selectors.tournament_rounds_to_come(tournament=swiss) == [3]

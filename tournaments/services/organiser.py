@@ -29,7 +29,7 @@ from tournaments.services.common import (
 from tournaments.services.rounds import (
     _excused,
     _round_made,
-    _round_next,
+    _round_next_number,
     _round_settle,
     _round_start,
 )
@@ -108,7 +108,10 @@ def round_pair_manually(
             "Manual pairing is for one-section round robin and Swiss events.",
             code="manual_pairing_unsupported",
         )
-    rnd = tournament.rounds.filter(status=Round.Status.PAIRING).first() or _round_next(tournament)
+    number = _round_next_number(tournament)  # a round "pairing" counts as started
+    rnd = tournament.rounds.filter(status=Round.Status.PAIRING).first() or (
+        _round_made(tournament, number) if number is not None else None
+    )
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
     _require_earlier_rounds_complete(tournament, rnd)

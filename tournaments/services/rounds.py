@@ -56,28 +56,31 @@ def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = 
         return []
     if tournament.rounds.filter(status=Round.Status.PAIRING).exists():
         return []
-    rnd = _round_next(tournament)
-    if rnd is None or not _round_due(tournament, rnd, now=now):
+    number = _round_next_number(tournament)
+    if number is None:
+        return []
+    rnd = tournament.rounds.filter(number=number).first() or Round(  # made once it is due
+        tournament=tournament, number=number, starts_at=_round_planned_start(tournament, number)
+    )
+    if not _round_due(tournament, rnd, now=now):
         return []
     rnd.status = Round.Status.PAIRING
     rnd.pairing_queued_at = now
-    rnd.save(update_fields=["status", "pairing_queued_at"])
+    rnd.save()
     _round_pairing_queue(tournament.pk, rnd.number)
     return [rnd.number]
 
 
-def _round_next(tournament: Tournament) -> Round | None:
-    """The first round not started nor being paired (made now if the format makes its
-    rounds as they come), or None when every round has started. Rounds start in order."""
+def _round_next_number(tournament: Tournament) -> int | None:
+    """The first round not started nor being paired (made or not yet), or None when every
+    round has started. Rounds start in order."""
     started = (
         tournament.rounds.exclude(status=Round.Status.PLANNED)
         .order_by("-number")
         .values_list("number", flat=True)
         .first()
     ) or 0
-    if started >= (tournament.rounds_planned or 0):
-        return None
-    return _round_made(tournament, started + 1)
+    return started + 1 if started < (tournament.rounds_planned or 0) else None
 
 
 def _round_made(tournament: Tournament, number: int) -> Round:
@@ -169,7 +172,11 @@ def tournament_round_pair(
 
 
 def _rounds_all_complete(tournament: Tournament) -> bool:
-    return not tournament.rounds.exclude(status=Round.Status.COMPLETE).exists()
+    """Every round is made (a Swiss makes them as they come) and complete."""
+    return (
+        _round_next_number(tournament) is None
+        and not tournament.rounds.exclude(status=Round.Status.COMPLETE).exists()
+    )
 
 
 def _round_settle(tournament: Tournament, rnd: Round, *, now: datetime) -> None:
