@@ -151,9 +151,23 @@ def tournament_round_pair(
     ``pair_round``). Safe to run twice, even at once: under the tournament's lock, a round
     no longer pairing is left alone. Returns whether it paired the round.
 
-    A round that cannot be paired (``PairingFailed``) stays "pairing": the beat tries again,
-    and the organiser may pair it by hand.
+    A round that cannot be paired (``PairingFailed``, raised) stays "pairing": the organiser
+    is told once, the beat tries again, and the organiser may pair it by hand.
     """
+    try:
+        return _round_pair(tournament_id, round_number, now=now)
+    except errors.PairingFailed as exc:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        emails.organiser_news(
+            tournament=tournament,
+            kind=emails.OrganiserNews.PAIRING_FAILED,
+            key=f"pairing:{round_number}",
+            context={"round_number": round_number, "problem": exc.detail},
+        )
+        raise
+
+
+def _round_pair(tournament_id: int, round_number: int, *, now: datetime | None) -> bool:
     with transaction.atomic():
         tournament = _tournament_locked(tournament_id)
         rnd = tournament.rounds.filter(number=round_number).first()
