@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -79,43 +78,18 @@ def _ranking_updated_at_once(
 
 
 @pytest.fixture(autouse=True)
-def _rounds_paired_at_once(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def _rounds_paired_at_once(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test's transaction never commits, so the task that pairs a round due would never
-    run: run it as the round is queued, as the worker would right after the commit, at the
-    time the round was queued (the rounds it queues in turn one after the other, not
-    nested); a round that cannot be paired stays "pairing", as the task leaves it. Tests
-    of the deferred pairing are marked ``pairing_deferred``."""
+    run: pair it as it is queued, as the worker would right after the commit, at the time
+    it was queued (``rounds_paired_in_process``). Tests of the deferred pairing are marked
+    ``pairing_deferred``."""
     if request.node.get_closest_marker("pairing_deferred"):
+        yield
         return
-    from celticsite.errors import DomainError
-    from tournaments.models import Round
-    from tournaments.services import rounds
+    from tournaments.services import rounds_paired_in_process
 
-    queue = rounds._round_pairing_queue
-    waiting: list[tuple[int, int]] = []
-
-    def queue_and_pair(tournament_id: int, round_number: int) -> None:
-        queue(tournament_id, round_number)
-        waiting.append((tournament_id, round_number))
-        if len(waiting) > 1:  # a pairing running now queued it: it runs next
-            return
-        try:
-            while waiting:
-                tournament_id, round_number = waiting[0]
-                queued_at = (  # the time of the service that queued it ("now" in tests)
-                    Round.objects.filter(tournament_id=tournament_id, number=round_number)
-                    .values_list("pairing_queued_at", flat=True)
-                    .first()
-                )
-                with contextlib.suppress(DomainError):  # logged by the task; stays "pairing"
-                    rounds.tournament_round_pair(
-                        tournament_id=tournament_id, round_number=round_number, now=queued_at
-                    )
-                waiting.pop(0)
-        finally:
-            waiting.clear()
-
-    monkeypatch.setattr(rounds, "_round_pairing_queue", queue_and_pair)
+    with rounds_paired_in_process():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -43,7 +43,11 @@ from tournaments.services.results import (
     tournament_game_ended,
     tournament_result_fix,
 )
-from tournaments.services.rounds import tournament_pairings_resume, tournament_round_pair
+from tournaments.services.rounds import (
+    rounds_paired_in_process,
+    tournament_pairings_resume,
+    tournament_round_pair,
+)
 from tournaments.services.setup import (
     SETTING_FIELDS,
     tournament_create,
@@ -81,6 +85,7 @@ __all__ = [
     "result_of_game",
     "round_dates_set",
     "round_pair_manually",
+    "rounds_paired_in_process",
     "tournament_advance",
     "tournament_cancel",
     "tournament_create",

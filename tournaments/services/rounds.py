@@ -13,6 +13,10 @@ here calls itself back.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -22,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from celticsite.celery import task_delay_on_commit
+from celticsite.errors import DomainError
 from games import services as game_services
 from games.models import Game
 from tournaments import emails, errors, selectors
@@ -38,6 +43,11 @@ PAIR_ROUND_TASK = "tournaments.tasks.pair_round"
 #: with a killed worker); a copy of a task still running waits for the tournament's lock,
 #: then finds the round paired and does nothing.
 PAIRING_RETRY_AFTER = timedelta(seconds=60)
+
+#: The rounds waiting to be paired in this process (``rounds_paired_in_process``), or None.
+_paired_here: ContextVar[list[tuple[int, int]] | None] = ContextVar("paired_here", default=None)
+
+logger = logging.getLogger(__name__)
 
 
 def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = False) -> list[int]:
@@ -105,15 +115,61 @@ def _round_planned_start(tournament: Tournament, number: int) -> datetime | None
     )
 
 
+@contextmanager
+def rounds_paired_in_process() -> Iterator[None]:
+    """Within the block, a round due is paired at once in this process instead of by a task
+    after the commit, at the time it was marked "pairing" (scripts that play an event
+    through, such as the demo commands, and the tests): as a worker would right away, the
+    rounds it makes due in turn one after the other, and a round that cannot be paired is
+    logged and stays "pairing"."""
+    token = _paired_here.set([])
+    try:
+        yield
+    finally:
+        _paired_here.reset(token)
+
+
 def _round_pairing_queue(tournament_id: int, round_number: int) -> None:
     """Queue the task ``pair_round`` (by name: the tasks call the services) for the round
-    after the commit; the beat queues it again if the broker is down or the task is lost."""
+    after the commit; the beat queues it again if the broker is down or the task is lost.
+    Within ``rounds_paired_in_process``, pair it here instead."""
+    waiting = _paired_here.get()
+    if waiting is not None:
+        waiting.append((tournament_id, round_number))
+        if len(waiting) == 1:  # else a pairing running here made it due: it comes next
+            _pairings_run_here(waiting)
+        return
     task_delay_on_commit(
         signature(PAIR_ROUND_TASK),
         tournament_id,
         round_number,
         on_outage=f"Could not queue the pairing of round {round_number} of {tournament_id}",
     )
+
+
+def _pairings_run_here(waiting: list[tuple[int, int]]) -> None:
+    try:
+        while waiting:
+            tournament_id, number = waiting[0]
+            queued_at = (
+                Round.objects.filter(tournament_id=tournament_id, number=number)
+                .values_list("pairing_queued_at", flat=True)
+                .first()
+            )
+            try:
+                tournament_round_pair(
+                    tournament_id=tournament_id, round_number=number, now=queued_at
+                )
+            except DomainError as exc:
+                logger.warning(
+                    "Round %s of tournament %s cannot be paired: %s",
+                    number,
+                    tournament_id,
+                    exc.detail,
+                )
+            waiting.pop(0)
+    finally:
+        waiting.clear()
 
 
 def _pairings_requeue(tournament: Tournament, *, now: datetime) -> list[int]:
