@@ -18,7 +18,7 @@ from tests.accounts.factories import PASSWORD, make_superuser, make_user
 from tests.tournaments.conftest import T0, register_all
 from tournaments import selectors, services
 from tournaments.handlers import on_worker_ready
-from tournaments.models import Round, Tournament, TournamentGame
+from tournaments.models import KnockoutMatch, Round, Tournament, TournamentGame
 from tournaments.services import rounds
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pairing_deferred]
@@ -275,3 +275,26 @@ def test_a_swiss_makes_each_round_as_it_comes(swiss, players, deferred, after_co
         (3, "planned"),
     ]
     assert selectors.tournament_rounds_to_come(tournament=swiss) == [3]
+
+
+def test_a_knockout_match_decided_by_the_organiser_queues_the_next_round(
+    make_tournament, organiser, players, deferred, after_commit
+):
+    tournament = make_tournament(format="knockout")
+    register_all(tournament, players[:4])
+    after_commit(
+        deferred(lambda: services.tournament_start(tournament_id=tournament.pk, actor=organiser))
+    )
+    first, second = KnockoutMatch.objects.filter(round__tournament=tournament).order_by("number")
+
+    def decide(match: KnockoutMatch) -> None:
+        services.knockout_match_decide(
+            match_id=match.pk, actor=organiser, winner_entry_id=match.higher_id, reason="no show"
+        )
+
+    decide(first)
+    queued = deferred(lambda: decide(second))
+    assert status(tournament, 1) == Round.Status.COMPLETE
+    assert status(tournament, 2) == Round.Status.PAIRING and not games_of(tournament, 2)
+    after_commit(queued)
+    assert len(games_of(tournament, 2)) == 2  # the final's first pair of games
