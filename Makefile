@@ -29,17 +29,19 @@ migrate: install
 
 ## make run: migrate, seed demo users and games, start the Celery workers (the clock queue
 ## with beat, the mail queue) and the web server. A slow mail server never holds up a clock.
+## The logins are printed once, last: by demo_banner, once the server answers.
 run: migrate
-	$(SITE_ENV) $(BIN)/python manage.py seed_demo
+	$(SITE_ENV) $(BIN)/python manage.py seed_demo --no-banner
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_tournaments
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_leagues
 	$(SITE_ENV) $(BIN)/python manage.py seed_demo_ladders
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Starting the Celery workers (clock with beat, mail) and the web server on http://$(HOST):$(PORT)/"
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q clock -n clock@%h --beat --pool=solo --loglevel=WARNING \
-		--schedule=$(VAR_DIR)/celerybeat-schedule & \
-	$(SITE_ENV) $(BIN)/celery -A celticsite worker -Q mail -n mail@%h --pool=solo --loglevel=WARNING & \
+	$(SITE_ENV) $(BIN)/celery -A celticsite --quiet worker -Q clock -n clock@%h --beat --pool=solo \
+		--loglevel=WARNING --schedule=$(VAR_DIR)/celerybeat-schedule & \
+	$(SITE_ENV) $(BIN)/celery -A celticsite --quiet worker -Q mail -n mail@%h --pool=solo --loglevel=WARNING & \
+	$(SITE_ENV) $(BIN)/python manage.py demo_banner & \
 	$(SITE_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## make worker: only the Celery workers, the clock queue's with beat (docker-compose runs

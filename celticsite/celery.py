@@ -20,6 +20,18 @@ app.autodiscover_tasks()
 logger = logging.getLogger(__name__)
 
 
+class NoHostnameNeeded(logging.Filter):
+    """Drops kombu's "No hostname was supplied" warning, which its filesystem transport (the
+    embedded broker, ``filesystem://``) sets off on every connection though it has no host."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        filesystem = str(app.conf.broker_url).startswith("filesystem://")
+        return not (filesystem and str(record.msg).startswith("No hostname was supplied"))
+
+
+logging.getLogger("kombu.connection").addFilter(NoHostnameNeeded())
+
+
 def task_delay_on_commit(task: Any, *args: Any, on_outage: str) -> None:
     """``task.delay(*args)`` once the current transaction commits (``transaction.on_commit``:
     at once outside a transaction, never if it rolls back), as Celery's

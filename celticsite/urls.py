@@ -6,6 +6,8 @@ from celticsite.api import api_not_found
 
 # An unexpected error under /api/ answers the JSON error body, not the HTML page.
 handler500 = "celticsite.api.server_error"
+# A refusal under /admin/ is the admin's own page (celticsite.admin.permission_denied).
+handler403 = "celticsite.admin.permission_denied"
 
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),

@@ -53,3 +53,9 @@ LadderForm.base_fields.update(
         help_texts=HELP_TEXTS,
     )
 )
+
+for _name in LIMIT_FIELDS:
+    # The service refuses a value out of range and names the range (``LadderRules.problems``).
+    _field = LadderForm.base_fields[_name]
+    _field.min_value = _field.max_value = None  # type: ignore[attr-defined]
+    _field.validators = []

@@ -73,7 +73,8 @@ class Place:
 
     place: int
     player_id: int
-    name: str
+    name: str  # the username (the API's ``username``); pages show ``player|player_link``
+    player: AbstractBaseUser
     joined_at: datetime
     last_active_at: datetime
     playing: bool
@@ -84,7 +85,9 @@ def ladder_places(*, ladder: Ladder, viewer_id: int | None = None) -> list[Place
     """The ladder top first. ``challengeable`` marks the places within the viewer's range
     above them (the other limits are checked when they challenge)."""
     rows = list(
-        LadderPlayer.objects.filter(ladder=ladder).select_related("player").order_by("place")
+        LadderPlayer.objects.filter(ladder=ladder)
+        .select_related("player", "player__profile")
+        .order_by("place")
     )
     playing: set[int] = set()
     for pair in ladder.challenges.filter(status=LadderChallenge.Status.PLAYING).values_list(
@@ -97,6 +100,7 @@ def ladder_places(*, ladder: Ladder, viewer_id: int | None = None) -> list[Place
             place=r.place,
             player_id=r.player_id,
             name=r.player.get_username(),
+            player=r.player,
             joined_at=r.joined_at,
             last_active_at=r.last_active_at,
             playing=r.player_id in playing,
@@ -109,6 +113,29 @@ def ladder_places(*, ladder: Ladder, viewer_id: int | None = None) -> list[Place
 def ladder_challenges(*, ladder: Ladder, open_only: bool = False) -> QuerySet[LadderChallenge]:
     found = ladder.challenges.select_related("challenger", "defender", "winner", "game")
     return found.filter(status=LadderChallenge.Status.PLAYING) if open_only else found
+
+
+@dataclass(frozen=True)
+class PlayingChallenge:
+    """A challenge being played, with each player's place now (a drop on time or another
+    result since the challenge was made may have moved them; None: left the ladder)."""
+
+    challenge: LadderChallenge
+    challenger_place: int | None
+    defender_place: int | None
+
+
+def ladder_challenges_playing(*, ladder: Ladder) -> list[PlayingChallenge]:
+    """The challenges being played, oldest first, with the players' current places."""
+    places = dict(LadderPlayer.objects.filter(ladder=ladder).values_list("player_id", "place"))
+    return [
+        PlayingChallenge(
+            challenge=c,
+            challenger_place=places.get(c.challenger_id),
+            defender_place=places.get(c.defender_id),
+        )
+        for c in ladder_challenges(ladder=ladder, open_only=True).order_by("created_at", "pk")
+    ]
 
 
 def ladder_history(*, ladder: Ladder, player_id: int | None = None) -> QuerySet[LadderEvent]:

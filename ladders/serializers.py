@@ -29,7 +29,11 @@ class LadderCreateInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
     class Meta:
         model = Ladder
         fields = ["name", *LIMIT_FIELDS, *OTHER_FIELDS, "time_control"]
-        extra_kwargs = {"name": {"validators": []}}  # the service checks it, case-insensitively
+        extra_kwargs = {
+            "name": {"validators": []},  # the service checks it, case-insensitively
+            # the service refuses a limit out of range: 400 invalid_settings naming the range
+            **{field: {"min_value": None, "max_value": None} for field in LIMIT_FIELDS},
+        }
 
     def service_kwargs(self) -> dict[str, Any]:
         """The validated data as ``ladder_create`` takes them (a ``TimeControl``)."""

@@ -54,7 +54,7 @@ def ladder_detail(request: HttpRequest, ladder_id: int) -> HttpResponse:
             "places": places,
             "mine": next((p for p in places if p.player_id == viewer), None),
             "can_manage": selectors.ladder_can_manage(ladder=ladder, user=request.user),
-            "challenges": selectors.ladder_challenges(ladder=ladder, open_only=True),
+            "challenges": selectors.ladder_challenges_playing(ladder=ladder),
             "events": selectors.ladder_history(ladder=ladder)[:HISTORY_SHOWN],
         },
     )

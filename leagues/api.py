@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from celticsite.api import Pagination, error_responses, validated
 from celticsite.permissions import ReadOpenWriteLoggedIn
-from leagues import errors, selectors, services
+from leagues import errors, invitations, selectors, services
 from leagues import serializers as s
 from leagues.models import Season
 
@@ -233,3 +233,138 @@ class SeasonMoveApi(_SeasonWriteApi):
             reason=data["reason"],
         )
         return Response(s.MembershipSerializer(membership).data)
+
+
+# --- Invitations, and the organiser adding or removing a player -------------------------------
+
+
+def _organiser_season(request: Request, season_id: int) -> Season:
+    """The season, once ``request.user`` may manage its players (else 403)."""
+    season = selectors.season_get(season_id=season_id, user=request.user)
+    if not selectors.season_can_manage(season=season, user=request.user):
+        raise errors.NotLeagueOrganiser(
+            f"Only the organiser of {season.league.name} (or an administrator) may invite, "
+            "add or remove players."
+        )
+    return season
+
+
+class SeasonInviteApi(_SeasonWriteApi):
+    @extend_schema(
+        operation_id="leagues_season_invite",
+        summary="Invite a player to a season (organisers; audited)",
+        description="Before the season starts. The invitee sees the league, even a private "
+        "one, and is emailed a link; they accept (or register) or decline. 404 `no_user`; "
+        "409 `already_registered`, `wrong_status`.",
+        request=s.LeaguePlayerInputSerializer,
+        responses={201: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, season_id: int) -> Response:
+        season = _organiser_season(request, season_id)
+        username = validated(s.LeaguePlayerInputSerializer, request).validated_data["username"]
+        membership = invitations.season_invite(
+            season_id=season.pk,
+            actor=request.user,
+            user=invitations.user_by_username(username=username),
+        )
+        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonPlayerAddApi(_SeasonWriteApi):
+    @extend_schema(
+        operation_id="leagues_season_add_player",
+        summary="Register a player for a season directly (organisers; audited)",
+        description="Before the season starts; the player is emailed. 404 `no_user`; 409 "
+        "`already_registered`, `wrong_status`.",
+        request=s.LeaguePlayerInputSerializer,
+        responses={201: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, season_id: int) -> Response:
+        season = _organiser_season(request, season_id)
+        username = validated(s.LeaguePlayerInputSerializer, request).validated_data["username"]
+        membership = invitations.season_player_add(
+            season_id=season.pk,
+            actor=request.user,
+            user=invitations.user_by_username(username=username),
+        )
+        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonPlayerRemoveApi(_SeasonWriteApi):
+    @extend_schema(
+        operation_id="leagues_season_remove_player",
+        summary="Remove a registered or invited player before the start (organisers; audited)",
+        description="The player cannot register again unless the organiser adds them. 404 "
+        "`no_user`; 409 `not_in_season`, `wrong_status`.",
+        request=s.LeaguePlayerRemoveInputSerializer,
+        responses={200: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, season_id: int) -> Response:
+        season = _organiser_season(request, season_id)
+        data = validated(s.LeaguePlayerRemoveInputSerializer, request).validated_data
+        membership = invitations.season_player_remove(
+            season_id=season.pk,
+            actor=request.user,
+            user=invitations.user_by_username(username=data["username"]),
+            reason=data["reason"],
+        )
+        return Response(s.MembershipSerializer(membership).data)
+
+
+def _invitation_answer(request: Request, season_id: int, *, accept: bool) -> Response:
+    season = selectors.season_get(season_id=season_id, user=request.user)
+    membership = invitations.season_invitation_answer(
+        season_id=season.pk, user=request.user, accept=accept
+    )
+    return Response(s.MembershipSerializer(membership).data)
+
+
+class SeasonInvitationAcceptApi(_SeasonWriteApi):
+    @extend_schema(
+        operation_id="leagues_season_accept_invitation",
+        summary="Accept your invitation: you are registered for the season",
+        description="Before the season starts. 409 `not_invited`, `wrong_status`.",
+        request=None,
+        responses={200: s.MembershipSerializer, **_errors(401, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, season_id: int) -> Response:
+        return _invitation_answer(request, season_id, accept=True)
+
+
+class SeasonInvitationDeclineApi(_SeasonWriteApi):
+    @extend_schema(
+        operation_id="leagues_season_decline_invitation",
+        summary="Decline your invitation",
+        description="Before the season starts; a private league is then hidden from you "
+        "again. 409 `not_invited`, `wrong_status`.",
+        request=None,
+        responses={200: s.MembershipSerializer, **_errors(401, 404, 409)},
+        tags=TAGS,
+    )
+    def post(self, request: Request, season_id: int) -> Response:
+        return _invitation_answer(request, season_id, accept=False)
+
+
+class InvitationListApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    pagination_class = Pagination
+
+    @extend_schema(
+        operation_id="leagues_invitations",
+        summary="Your league invitations still open",
+        description="Each season you are invited to that has not started, oldest first.",
+        responses={200: s.InvitationSerializer(many=True), **_errors(401)},
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(
+            selectors.invitations_of(user=request.user).order_by("registered_at", "pk"),
+            request,
+            view=self,
+        )
+        return paginator.get_paginated_response(s.InvitationSerializer(page, many=True).data)

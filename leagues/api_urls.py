@@ -21,5 +21,19 @@ urlpatterns = [
     ),
     path(S + "carry-over/", api.SeasonCarryOverApi.as_view(), name="carry-over"),
     path(S + "move/", api.SeasonMoveApi.as_view(), name="move"),
+    path(S + "invite/", api.SeasonInviteApi.as_view(), name="invite"),
+    path(S + "add-player/", api.SeasonPlayerAddApi.as_view(), name="add-player"),
+    path(S + "remove-player/", api.SeasonPlayerRemoveApi.as_view(), name="remove-player"),
+    path(
+        S + "accept-invitation/",
+        api.SeasonInvitationAcceptApi.as_view(),
+        name="accept-invitation",
+    ),
+    path(
+        S + "decline-invitation/",
+        api.SeasonInvitationDeclineApi.as_view(),
+        name="decline-invitation",
+    ),
+    path("invitations/", api.InvitationListApi.as_view(), name="invitations"),
     path("divisions/<int:division_id>/", api.DivisionTableApi.as_view(), name="division"),
 ]

@@ -5,16 +5,18 @@ outbox rows."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models
+from django.utils import timezone
 
-from leagues.models import Division, Season
+from leagues import selectors
+from leagues.models import Division, Membership, Season
 from notifications.email_events import email_events_register
-from notifications.events import player_name
 from notifications.services import notify
 from tournaments.models import Entry, TournamentGame
 
@@ -25,6 +27,7 @@ class Email(models.TextChoices):
     SEASON_OPEN = "league_season_open", "League season open for registration"
     DIVISION = "league_division", "Your league division and its games"
     SEASON_END = "league_season_end", "League season over: your result"
+    INVITATION = "league_invitation", "League season: the organiser invited or added you"
 
 
 def emails_register() -> None:
@@ -35,6 +38,7 @@ def emails_register() -> None:
             Email.SEASON_OPEN: "notify_challenge",
             Email.DIVISION: "notify_challenge",
             Email.SEASON_END: "notify_game_end",
+            Email.INVITATION: "notify_challenge",
         },
         digest=frozenset(),
     )
@@ -69,21 +73,39 @@ def season_open(
         )
 
 
+def season_invitation(*, membership: Membership, inviter: AbstractBaseUser, added: bool) -> None:
+    """The organiser invited the player to a season (``added``: registered them for it):
+    the email links to the season's page, where they accept, decline or cancel."""
+    season = membership.season
+    notify(
+        user=membership.player,
+        event=Email.INVITATION,
+        context={
+            **_league_context(season),
+            "inviter": selectors.player_name(user=inviter),
+            "added": added,
+            "starts_at": season.starts_at,
+        },
+        dedupe_key=f"{Email.INVITATION}:{membership.pk}:{timezone.now().isoformat()}",
+    )
+
+
 def division_placed(*, division: Division) -> None:
     """A season started: each player hears their division, its players and their games."""
     context = _league_context(division.season)
     links = list(division.tournament.games.select_related("game", "orange__player", "blue__player"))
-    players = [e.name for e in division.tournament.entries.order_by("seed")]
-    for entry in division.tournament.entries.select_related("player"):
+    entries = list(division.tournament.entries.select_related("player").order_by("seed"))
+    for entry in entries:
         if entry.player is None:
             continue
+        opponents = [other.name for other in entries if other.pk != entry.pk]
         notify(
             user=entry.player,
             event=Email.DIVISION,
             context={
                 **context,
                 "division_name": division.name,
-                "players": players,
+                "opponents": opponents,
                 "games": _games_of(entry, links),
                 "ends_at": division.season.ends_at,
             },
@@ -111,20 +133,20 @@ def _games_of(entry: Entry, links: Sequence[TournamentGame]) -> list[dict[str, s
 
 def season_end(*, season: Season, next_season: Season) -> None:
     """A season is over: each player hears their place, whether they go up, stay or go
-    down, their division's final table, and whether they are carried into the next."""
+    down, their division's final table, and whether they are carried into the next. The
+    places are those of the season's page (``selectors.division_table``): shared ones shared."""
     context = _league_context(season)
     carried = set(next_season.memberships.values_list("player_id", flat=True))
-    for division in season.divisions.select_related("tournament"):
-        members = list(division.memberships.select_related("player").order_by("final_place"))
+    for division in season.divisions.select_related("tournament", "season__league"):
+        lines = selectors.division_table(division=division).lines
+        places = Counter(line.place for line in lines)
+        place_of = {line.player.pk: line.place for line in lines if line.player is not None}
         table = [
-            {
-                "place": m.final_place,
-                "name": player_name(m.player),
-                "outcome": m.get_outcome_display(),
-            }
-            for m in members
+            {"place": line.place, "name": line.name, "outcome": _outcome_label(line.outcome)}
+            for line in lines
         ]
-        for member in members:
+        for member in division.memberships.select_related("player"):
+            place = place_of.get(member.player_id, member.final_place)
             notify(
                 user=member.player,
                 event=Email.SEASON_END,
@@ -132,6 +154,8 @@ def season_end(*, season: Season, next_season: Season) -> None:
                     **context,
                     "division_name": division.name,
                     "membership": member,
+                    "place": place,
+                    "place_shared": places[place] > 1,
                     "table": table,
                     "carried_over": member.player_id in carried,
                     "next_season_starts_at": next_season.starts_at,
@@ -139,3 +163,7 @@ def season_end(*, season: Season, next_season: Season) -> None:
                 },
                 dedupe_key=f"{Email.SEASON_END}:{season.pk}:{member.player_id}",
             )
+
+
+def _outcome_label(outcome: str) -> str:
+    return str(Membership.Outcome(outcome).label)

@@ -42,3 +42,17 @@ class AlreadyRegistered(Conflict):
 
 class NotInSeason(Conflict):
     code = "not_in_season"
+
+
+class RemovedFromSeason(Conflict):
+    """The organiser removed the player from this season; only they may add them again."""
+
+    code = "removed_by_organiser"
+
+
+class NotInvited(Conflict):
+    code = "not_invited"
+
+
+class UserNotFound(NotFound):
+    code = "no_user"

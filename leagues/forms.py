@@ -11,8 +11,9 @@ from django.forms.models import fields_for_model
 from django.utils import timezone
 
 from games.forms import TimeControlForm, time_control_initial
+from leagues import selectors
 from leagues.models import League, Membership, Season
-from leagues.services import RULE_FIELDS, first_opening_refusal
+from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
 from tournaments.forms import DATE_INPUT, TiebreaksField
 from tournaments.standings import EDITIONS, TIEBREAKS
 
@@ -25,17 +26,17 @@ LABELS = {
 }
 # What the model's help texts do not say, or the page says better.
 HELP_TEXTS = {
-    "division_min_size": "At least 3. Fewer players left over join the division above.",
+    "division_min_size": "From 3 to 30. Fewer players left over join the division above.",
     "promotion_count": "How many go up from each division (not from the top one); empty it "
     "to give a percent instead.",
-    "promotion_percent": "Instead of a count: a share of the division, in % (below 50).",
+    "promotion_percent": "Instead of a count: a share of the division, from 0 to 49 %.",
     "relegation_count": "How many go down from each division (not from the bottom one); "
     "empty it to give a percent instead.",
-    "relegation_percent": "Instead of a count: a share of the division, in % (below 50).",
+    "relegation_percent": "Instead of a count: a share of the division, from 0 to 49 %.",
     "rated": "The games count for the rating.",
     "public": "Anyone may see the league; a private one only its organiser and its players.",
-    "season_days": "Days from a season's start to its end date (at least 7).",
-    "registration_days": "Days registration is open before each season starts (at least 1).",
+    "season_days": "Days from a season's start to its end date (from 7 to 365).",
+    "registration_days": "Days registration is open before each season starts (from 1 to 90).",
 }
 
 
@@ -78,6 +79,14 @@ LeagueForm.base_fields.update(
     )
 )
 
+for _name, (_low, _high, _unit) in RULE_LIMITS.items():
+    # The service refuses a value out of range, naming the range and the value given; the
+    # browser's number input knows the range too.
+    _field = LeagueForm.base_fields[_name]
+    _field.min_value = _field.max_value = None  # type: ignore[attr-defined]
+    _field.validators = []
+    _field.widget.attrs.update(min=_low, max=_high)
+
 
 class LeagueCreateForm(LeagueForm):
     """A new league: its rules and when its first season opens for registration."""
@@ -119,6 +128,8 @@ class MoveForm(forms.Form):
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         members = season.memberships.filter(status=Membership.Status.REGISTERED).select_related(
-            "player"
+            "player", "player__profile"
         )
-        self.fields["player"].choices = [(m.player_id, m.player.get_username()) for m in members]
+        self.fields["player"].choices = [
+            (m.player_id, selectors.player_name(user=m.player)) for m in members
+        ]

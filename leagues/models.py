@@ -153,11 +153,14 @@ class Division(models.Model):
 
 
 class Membership(models.Model):
-    """A player in a season: registered (or carried over), placed, and their result."""
+    """A player in a season: invited, registered (or carried over), placed, and their result."""
 
     class Status(models.TextChoices):
+        INVITED = "invited", "Invited by the organiser"
+        DECLINED = "declined", "Invitation declined"
         REGISTERED = "registered", "Registered"
         CANCELLED = "cancelled", "Registration cancelled"
+        REMOVED = "removed", "Removed by the organiser"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 

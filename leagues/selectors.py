@@ -7,6 +7,7 @@ marked with the promotion and relegation places and whether a move is already de
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -14,11 +15,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
+from celtictext import and_join
 from leagues import errors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import DivisionRules, Movement
 from moderation.roles import organiser_or_staff_may
 from tournaments import selectors as tournament_selectors
+from tournaments.models import TournamentGame
 from tournaments.standings import TiebreakValue
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -29,7 +32,8 @@ MOVE_PLAYERS = "leagues.manage_league_players"
 
 
 def _visible(user: AnyUser | None) -> Q:
-    """Public leagues; private ones to their organiser and players, and to those who may act
+    """Public leagues; private ones to their organiser and players (invited ones too, not
+    those who declined or were removed), and to those who may act
     on every league or every event (its divisions are events): superusers, and active staff
     holding the move permission or one that shows them every tournament."""
     if user is None or not user.is_authenticated:
@@ -38,7 +42,12 @@ def _visible(user: AnyUser | None) -> Q:
         user.is_active and user.is_staff and user.has_perm(MOVE_PLAYERS)
     ):
         return Q()
-    return Q(public=True) | Q(organiser=user) | Q(seasons__memberships__player=user)
+    theirs = (
+        Membership.objects.filter(player=user)
+        .exclude(status__in=[Membership.Status.DECLINED, Membership.Status.REMOVED])
+        .values("season__league_id")
+    )
+    return Q(public=True) | Q(organiser=user) | Q(pk__in=theirs)
 
 
 def league_list(*, user: AnyUser | None = None) -> QuerySet[League]:
@@ -131,11 +140,38 @@ def season_current(*, league: League) -> Season | None:
     return seasons.first()
 
 
+# The memberships of a season's players (not invitations, cancellations or removals).
+PLAYERS = (Membership.Status.REGISTERED, Membership.Status.PLAYING, Membership.Status.FINISHED)
+
+
 def season_memberships(*, season: Season) -> QuerySet[Membership]:
-    """Players registered or playing (not those who cancelled), by registration."""
-    return season.memberships.exclude(status=Membership.Status.CANCELLED).select_related(
-        "player", "division"
+    """Players registered, playing or finished, by registration."""
+    return season.memberships.filter(status__in=PLAYERS).select_related(
+        "player", "player__profile", "division"
     )
+
+
+def season_invitations(*, season: Season) -> QuerySet[Membership]:
+    """Invitations not answered yet, by when they were made."""
+    return season.memberships.filter(status=Membership.Status.INVITED).select_related(
+        "player", "player__profile"
+    )
+
+
+def invitations_of(*, user: AnyUser | None) -> QuerySet[Membership]:
+    """``user``'s invitations still open: not answered, the season not started."""
+    if user is None or not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(
+        player=user,
+        status=Membership.Status.INVITED,
+        season__status__in=[Season.Status.PLANNED, Season.Status.REGISTRATION],
+    ).select_related("season__league__organiser", "player")
+
+
+def player_name(*, user: AbstractBaseUser) -> str:
+    """The name a player shows (their display name, else the username)."""
+    return tournament_selectors.player_name(user=user)
 
 
 def season_membership_of(*, season: Season, user: AnyUser | None) -> Membership | None:
@@ -174,7 +210,9 @@ def _movement(count: int | None, percent: int | None) -> Movement:
 class TableLine:
     """One player's line: place, points, tie-breaks, possible places and the move.
 
-    ``zone`` is where the place stands now (``promotion``, ``relegation`` or empty);
+    ``zone`` is where the place stands now (``promotion``, ``relegation`` or empty): empty
+    for everyone until the division has a result, and for a place shared across the zone's
+    edge;
     ``decided`` is a move already certain whatever the games left (``promoted``,
     ``relegated``, ``stays``) or empty; ``outcome`` is the move once the season is over.
     """
@@ -220,6 +258,8 @@ def division_table(*, division: Division) -> DivisionTable:
         bottom=division.rookie or division.tier == bottom,
     )
     outcomes = dict(division.memberships.values_list("player_id", "outcome"))
+    results = division.tournament.games.exclude(result=TournamentGame.Result.PENDING).exists()
+    shared = Counter(row.rank for row in rows)
     lines = []
     for row in rows:
         places = row.places
@@ -234,7 +274,9 @@ def division_table(*, division: Division) -> DivisionTable:
                 withdrawn=row.withdrawn,
                 best=best,
                 worst=worst,
-                zone=_zone(row.rank, size=size, up=up, down=down),
+                zone=_zone(row.rank, shared[row.rank], size=size, up=up, down=down)
+                if results
+                else "",
                 decided=_decided(best, worst, size=size, up=up, down=down),
                 outcome=outcomes.get(row.player.pk if row.player else None, ""),
             )
@@ -244,8 +286,11 @@ def division_table(*, division: Division) -> DivisionTable:
     )
 
 
-def _zone(place: int, *, size: int, up: int, down: int) -> str:
-    if place <= up:
+def _zone(place: int, sharing: int, *, size: int, up: int, down: int) -> str:
+    """The zone a place stands in now. A place ``sharing`` players share counts as the places
+    from ``place`` to ``place + sharing - 1``: marked only when all of them are in the zone
+    (a tie across the zone's edge does not yet say who is in)."""
+    if place + sharing - 1 <= up:
         return "promotion"
     if place > size - down:
         return "relegation"
@@ -282,7 +327,7 @@ def season_tables(*, season: Season) -> list[DivisionTable]:
 @dataclass(frozen=True)
 class SeasonWinners:
     season: Season
-    winners: list[tuple[str, str]]  # (division name, winner's name)
+    winners: list[tuple[str, str, Any]]  # (division name, winner's name, winner or None)
 
 
 @dataclass(frozen=True)
@@ -301,16 +346,16 @@ class PlayerPath:
 
 
 def league_history(*, league: League) -> tuple[list[SeasonWinners], list[PlayerPath]]:
-    """Each season's division winners (newest first), and each player's path through the
-    tiers season by season (players by name)."""
+    """Each season's division winners (newest first; players level after every tie-break
+    share the division, all named), and each player's path through the tiers season by
+    season (players by name)."""
     winners = []
     for season in league.seasons.order_by("-number").prefetch_related("divisions__tournament"):
         found = []
         for division in sorted(season.divisions.all(), key=lambda d: (d.rookie, d.tier, d.group)):
-            winner = division.tournament.winner
-            found.append(
-                (division.name, tournament_selectors.player_name(user=winner) if winner else "—")
-            )
+            players = [entry.player for entry in division.tournament.winners]
+            names = [tournament_selectors.player_name(user=player) for player in players]
+            found.append((division.name, and_join(names) or "—", players))
         if found:
             winners.append(SeasonWinners(season=season, winners=found))
     paths: dict[int, PlayerPath] = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -19,8 +20,13 @@ from games.serializers import (
 )
 from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership, Season
-from leagues.services import RULE_FIELDS, first_opening_refusal
-from tournaments.serializers import number
+from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
+from tournaments.serializers import USERNAME_PATTERN, number
+
+# The service refuses a rule out of range with 400 ``invalid_settings`` naming the range.
+_RULES_CHECKED_BY_THE_SERVICE = {
+    field: {"min_value": None, "max_value": None} for field in RULE_LIMITS
+}
 
 # --- Inputs ----------------------------------------------------------------------------------
 
@@ -56,7 +62,10 @@ class LeagueCreateInputSerializer(_WithTimeControl):
     class Meta:
         model = League
         fields = ["name", *RULE_FIELDS, "first_registration_opens_at", "time_control"]
-        extra_kwargs = {"name": {"validators": []}}  # the service checks it, case-insensitively
+        extra_kwargs = {
+            "name": {"validators": []},  # the service checks it, case-insensitively
+            **_RULES_CHECKED_BY_THE_SERVICE,
+        }
 
     def validate_first_registration_opens_at(self, value: datetime) -> datetime:
         problem = first_opening_refusal(opens_at=value, now=timezone.now())
@@ -77,7 +86,10 @@ class LeagueUpdateInputSerializer(_WithTimeControl):
     class Meta:
         model = League
         fields = ["name", *RULE_FIELDS, "time_control"]
-        extra_kwargs = {"name": {"validators": [], "required": False}}
+        extra_kwargs = {
+            "name": {"validators": [], "required": False},
+            **_RULES_CHECKED_BY_THE_SERVICE,
+        }
 
 
 class SeasonRegisterInputSerializer(StrictJsonTypes, serializers.Serializer):
@@ -98,6 +110,20 @@ class LeagueMoveInputSerializer(StrictJsonTypes, serializers.Serializer):
         allow_null=True, min_value=1, help_text="1 = the top division; null: as the rules say."
     )
     reason = serializers.CharField(max_length=2000, help_text="Why: kept in the audit log.")
+
+
+class LeaguePlayerInputSerializer(StrictJsonTypes, serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        validators=[RegexValidator(USERNAME_PATTERN, "Letters, digits and @ . + - _ only.")],
+        help_text="The player's username.",
+    )
+
+
+class LeaguePlayerRemoveInputSerializer(LeaguePlayerInputSerializer):
+    reason = serializers.CharField(
+        max_length=2000, help_text="Why: told to nobody but kept in the audit log."
+    )
 
 
 # --- Outputs ---------------------------------------------------------------------------------
@@ -225,7 +251,7 @@ class WinnersSerializer(serializers.Serializer):
     winners = serializers.SerializerMethodField()
 
     def get_winners(self, row: Any) -> list[dict[str, str]]:
-        return [{"division": division, "winner": name} for division, name in row.winners]
+        return [{"division": division, "winner": name} for division, name, _ in row.winners]
 
 
 class PathStepSerializer(serializers.Serializer):
@@ -244,3 +270,16 @@ class PlayerPathSerializer(serializers.Serializer):
 class HistorySerializer(serializers.Serializer):
     seasons = WinnersSerializer(many=True)
     players = PlayerPathSerializer(many=True)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    """An invitation still open: the season it is for and the league's organiser."""
+
+    season = SeasonSummarySerializer()
+    league_id = serializers.IntegerField(source="season.league_id")
+    league_name = serializers.CharField(source="season.league.name")
+    organiser = PlayerSerializer(source="season.league.organiser")
+
+    class Meta:
+        model = Membership
+        fields = ["league_id", "league_name", "organiser", "season", "registered_at"]

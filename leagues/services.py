@@ -63,6 +63,30 @@ RULE_FIELDS: tuple[str, ...] = (
     "registration_days",
 )
 
+# The range of each numeric rule: (lowest, highest, unit). A division is a round robin with
+# all its games at once, so 30 players already means 29 games each at the same time; a
+# season or its registration beyond these would keep players waiting a year or more.
+RULE_LIMITS: dict[str, tuple[int, int, str]] = {
+    "division_size": (3, 30, "players"),
+    "division_min_size": (3, 30, "players"),
+    "promotion_percent": (0, 49, "percent of the division"),
+    "relegation_percent": (0, 49, "percent of the division"),
+    "season_days": (7, 365, "days"),
+    "registration_days": (1, 90, "days"),
+}
+
+
+# The deepest division an organiser may place a player in (a lower one means the bottom).
+MAX_TIER = 100
+
+
+def rule_limit_problem(field: str, value: int | None) -> str | None:
+    """What is wrong with ``value`` for the numeric rule ``field`` (None: within range)."""
+    low, high, unit = RULE_LIMITS[field]
+    if value is None or low <= value <= high:
+        return None
+    return f"From {low} to {high} {unit}, not {value}."
+
 
 # How far from now an organiser may set season 1's opening: a time within the last day
 # counts as now (it opens at once); further back, registration would be over before anyone
@@ -94,18 +118,37 @@ def _shown(moment: datetime) -> str:
 # --- Loading and permissions ----------------------------------------------------------------
 
 
-def _season_locked(season_id: int) -> Season:
+def season_locked(season_id: int) -> Season:
+    """The season, its row locked for the transaction; ``SeasonNotFound`` if none."""
     try:
         return Season.objects.select_for_update().select_related("league").get(pk=season_id)
     except Season.DoesNotExist:
         raise errors.SeasonNotFound(f"There is no league season #{season_id}.") from None
 
 
-def _require_status(season: Season, *allowed: str, doing: str) -> None:
+# How a sentence says where a season stands ("season 2 is ...").
+SEASON_STATES = {
+    Season.Status.PLANNED: "not open for registration yet",
+    Season.Status.REGISTRATION: "open for registration",
+    Season.Status.RUNNING: "under way",
+    Season.Status.FINISHED: "over",
+    Season.Status.CANCELLED: "cancelled",
+}
+
+
+def season_status_require(season: Season, *allowed: str, doing: str) -> None:
+    """``WrongSeasonStatus`` (saying where the season stands) unless in ``allowed``."""
     if season.status not in allowed:
-        names = " or ".join(Season.Status(s).label.lower() for s in allowed)
+        before_start = {Season.Status.PLANNED, Season.Status.REGISTRATION}
+        when = (
+            "before the season starts"
+            if set(allowed) == before_start
+            else "while the season is "
+            + " or ".join(SEASON_STATES[Season.Status(s)] for s in allowed)
+        )
         raise errors.WrongSeasonStatus(
-            f"Cannot {doing}: {season} is {season.get_status_display().lower()}, not {names}."
+            f"You cannot {doing} now: {season} is {SEASON_STATES[Season.Status(season.status)]}. "
+            f"That is possible only {when}."
         )
 
 
@@ -180,20 +223,16 @@ def _validate(league: League) -> None:
         problems["name"] = "A name is required."
     elif League.objects.filter(name__iexact=league.name).exclude(pk=league.pk).exists():
         problems["name"] = f"There is already a league called {league.name!r}."
-    if league.division_min_size < 3:
-        problems["division_min_size"] = "At least 3 players, so that a division is a real table."
-    if league.division_size < league.division_min_size:
-        problems["division_size"] = f"At least the minimum size ({league.division_min_size})."
-    for kind in ("promotion", "relegation"):
-        count, percent = getattr(league, f"{kind}_count"), getattr(league, f"{kind}_percent")
-        if (count is None) == (percent is None):
-            problems[f"{kind}_count"] = "Give either a count or a percent, not both."
-        elif percent is not None and not 0 <= percent < 50:
-            problems[f"{kind}_percent"] = "From 0 to 49 (% of the division)."
-        elif count is not None and 2 * count > league.division_min_size:
-            problems[f"{kind}_count"] = (
-                f"At most half the minimum division size ({league.division_min_size // 2})."
-            )
+    for field in RULE_LIMITS:
+        problem = rule_limit_problem(field, getattr(league, field))
+        if problem:
+            problems[field] = problem
+    if "division_size" not in problems and league.division_size < league.division_min_size:
+        problems["division_size"] = (
+            f"At least the smallest division ({league.division_min_size} players), "
+            f"not {league.division_size}."
+        )
+    _movement_validate(league, problems)
     tiebreaks_problem = tournament_selectors.tiebreak_codes_problem(codes=league.tiebreaks)
     if tiebreaks_problem:
         problems["tiebreaks"] = tiebreaks_problem
@@ -201,10 +240,6 @@ def _validate(league: League) -> None:
         problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     if league.withdrawal_policy not in Tournament.WithdrawalPolicy.values:
         problems["withdrawal_policy"] = f"One of {', '.join(Tournament.WithdrawalPolicy.values)}."
-    if league.season_days < 7:
-        problems["season_days"] = "At least 7 days."
-    if league.registration_days < 1:
-        problems["registration_days"] = "At least 1 day."
     try:
         _ = league.time_control
     except ValueError as exc:
@@ -212,6 +247,20 @@ def _validate(league: League) -> None:
     if problems:
         summary = "; ".join(f"{field}: {text}" for field, text in problems.items())
         raise errors.InvalidLeagueSettings(f"Invalid rules: {summary}", errors=problems)
+
+
+def _movement_validate(league: League, problems: dict[str, str]) -> None:
+    """Promotion and relegation: a count or a percent, and a count at most half the
+    smallest division (so that a division never sends everyone up or down)."""
+    most = league.division_min_size // 2
+    for kind in ("promotion", "relegation"):
+        count, percent = getattr(league, f"{kind}_count"), getattr(league, f"{kind}_percent")
+        if (count is None) == (percent is None):
+            problems[f"{kind}_count"] = "Give either a count or a percent, not both."
+        elif count is not None and not 0 <= count <= most:
+            problems[f"{kind}_count"] = (
+                f"From 0 to {most} players (half the smallest division), not {count}."
+            )
 
 
 def _first_opening_validate(opens_at: datetime, *, now: datetime) -> None:
@@ -275,13 +324,26 @@ def _registered_ids(season: Season) -> set[int]:
 # --- Registration ------------------------------------------------------------------------------
 
 
+# A player with no membership, or one of these, may register (an invited one accepts so).
+REGISTERABLE = (
+    Membership.Status.CANCELLED,
+    Membership.Status.INVITED,
+    Membership.Status.DECLINED,
+)
+
+
 @transaction.atomic
 def season_register(*, season_id: int, user: User, this_season_only: bool = False) -> Membership:
-    """``user`` plays this season; ``this_season_only`` keeps them out of the next one."""
-    season = _season_locked(season_id)
-    _require_status(season, Season.Status.REGISTRATION, doing="register")
+    """``user`` plays this season (accepting an invitation if they have one);
+    ``this_season_only`` keeps them out of the next one."""
+    season = season_locked(season_id)
+    season_status_require(season, Season.Status.REGISTRATION, doing="register")
     membership = season.memberships.filter(player=user).first()
-    if membership is not None and membership.status != Membership.Status.CANCELLED:
+    if membership is not None and membership.status == Membership.Status.REMOVED:
+        raise errors.RemovedFromSeason(
+            f"The organiser removed you from {season}; ask them to add you again."
+        )
+    if membership is not None and membership.status not in REGISTERABLE:
         raise errors.AlreadyRegistered(f"You are already registered for {season}.")
     membership = membership or Membership(season=season, player=user)
     membership.status = Membership.Status.REGISTERED
@@ -293,8 +355,8 @@ def season_register(*, season_id: int, user: User, this_season_only: bool = Fals
 @transaction.atomic
 def season_registration_cancel(*, season_id: int, user: User) -> Membership:
     """``user`` will not play this season after all (until the season starts)."""
-    season = _season_locked(season_id)
-    _require_status(season, Season.Status.REGISTRATION, doing="cancel a registration")
+    season = season_locked(season_id)
+    season_status_require(season, Season.Status.REGISTRATION, doing="cancel a registration")
     membership = _membership_of(season, user, Membership.Status.REGISTERED)
     membership.status = Membership.Status.CANCELLED
     membership.save(update_fields=["status"])
@@ -304,8 +366,8 @@ def season_registration_cancel(*, season_id: int, user: User) -> Membership:
 @transaction.atomic
 def season_carry_over_set(*, season_id: int, user: User, carry_over: bool) -> Membership:
     """Whether ``user`` is carried into the next season (False: this season only)."""
-    season = _season_locked(season_id)
-    _require_status(
+    season = season_locked(season_id)
+    season_status_require(
         season,
         Season.Status.REGISTRATION,
         Season.Status.RUNNING,
@@ -332,9 +394,9 @@ def season_player_move(
 ) -> Membership:
     """The organiser places a registered player in ``tier`` (None: as the rules say) before
     the season starts. Audited with the reason."""
-    season = _season_locked(season_id)
+    season = season_locked(season_id)
     selectors.league_organiser_require(league=season.league, user=actor, permission=MOVE_PERMISSION)
-    _require_status(
+    season_status_require(
         season, Season.Status.PLANNED, Season.Status.REGISTRATION, doing="move a player"
     )
     reason = reason.strip()
@@ -343,9 +405,10 @@ def season_player_move(
             "A reason is required: say why, for the player and the audit log.",
             code="reason_required",
         )
-    if tier is not None and tier < 1:
+    if tier is not None and not 1 <= tier <= MAX_TIER:
         raise errors.InvalidLeagueSettings(
-            f"tier must be 1 (the top division) or more, not {tier}.", code="invalid_tier"
+            f"The division must be from 1 (the top one) to {MAX_TIER}, not {tier}.",
+            code="invalid_tier",
         )
     membership = season.memberships.filter(
         player_id=player_id, status=Membership.Status.REGISTERED
@@ -556,7 +619,7 @@ def season_advance(*, season_id: int, now: datetime | None = None) -> dict[str, 
     """Do what the clock says for one season; safe to run any number of times: open its
     registration on its date, start it on its date, end it once every division finished."""
     now = now or timezone.now()
-    season = _season_locked(season_id)
+    season = season_locked(season_id)
     done: dict[str, Any] = {}
     if _registration_open_if_due(season, now=now):
         done["registration_opened"] = True

@@ -14,5 +14,6 @@ urlpatterns = [
     path("<int:league_id>/history/", views.league_history, name="history"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/move/", views.season_move, name="move"),
+    path("seasons/<int:season_id>/players/<str:action>/", views.season_players, name="players"),
     path("seasons/<int:season_id>/<str:action>/", views.season_action, name="action"),
 ]

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
 from games.forms import form_saved
-from leagues import selectors, services
+from leagues import invitations, selectors, services
 from leagues.forms import LeagueCreateForm, LeagueForm, MoveForm
 from leagues.models import League, Season
 
@@ -46,7 +46,11 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "leagues/list.html",
-        {"leagues": leagues, "can_create": selectors.league_can_create(user=request.user)},
+        {
+            "leagues": leagues,
+            "invitations": selectors.invitations_of(user=request.user),
+            "can_create": selectors.league_can_create(user=request.user),
+        },
     )
 
 
@@ -81,6 +85,8 @@ def season_detail(request: HttpRequest, season_id: int) -> HttpResponse:
             "members": selectors.season_memberships(season=season),
             "membership": selectors.season_membership_of(season=season, user=request.user),
             "can_manage": can_manage,
+            "before_start": season.status in invitations.BEFORE_THE_START,
+            "invited": selectors.season_invitations(season=season) if can_manage else (),
             "move_form": MoveForm(season=season) if can_manage else None,
         },
     )
@@ -97,7 +103,8 @@ def league_history(request: HttpRequest, league_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_action(request: HttpRequest, season_id: int, action: str) -> HttpResponse:
-    """Register, cancel, or choose whether to play the next season too."""
+    """Register, cancel, answer an invitation, or choose whether to play the next season
+    too."""
     season = _season(request, season_id)
     user = request.user
     try:
@@ -111,11 +118,26 @@ def season_action(request: HttpRequest, season_id: int, action: str) -> HttpResp
         elif action == "cancel":
             services.season_registration_cancel(season_id=season.pk, user=user)
             messages.success(request, "Your registration is cancelled.")
+        elif action in ("accept", "decline"):
+            invitations.season_invitation_answer(
+                season_id=season.pk, user=user, accept=action == "accept"
+            )
+            messages.success(
+                request,
+                f"You are registered for {season}."
+                if action == "accept"
+                else "You declined the invitation.",
+            )
         elif action in ("carry", "this-season-only"):
             services.season_carry_over_set(
                 season_id=season.pk, user=user, carry_over=action == "carry"
             )
-            messages.success(request, "Saved.")
+            messages.success(
+                request,
+                "You will be carried into the next season."
+                if action == "carry"
+                else "You play this season only: you will not be carried into the next one.",
+            )
         else:
             raise Http404(f"No action {action!r}.")
     except DomainError as exc:
@@ -133,14 +155,51 @@ def season_move(request: HttpRequest, season_id: int) -> HttpResponse:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect("leagues:season", season_id=season.pk)
     try:
-        services.season_player_move(
+        moved = services.season_player_move(
             season_id=season.pk,
             actor=request.user,
             player_id=form.cleaned_data["player"],
             tier=form.cleaned_data["tier"],
             reason=form.cleaned_data["reason"],
         )
-        messages.success(request, "The player is moved.")
+        name = selectors.player_name(user=moved.player)
+        tier = moved.tier_requested
+        messages.success(
+            request,
+            f"{name} starts in division {tier}." if tier else f"{name} is placed by the rules.",
+        )
+    except DomainError as exc:
+        messages.error(request, exc.detail)
+    return redirect("leagues:season", season_id=season.pk)
+
+
+PLAYER_ACTIONS = ("invite", "add", "remove")
+
+
+@require_POST
+@login_required
+def season_players(request: HttpRequest, season_id: int, action: str) -> HttpResponse:
+    """The organiser invites a player, registers one directly, or removes one (audited)."""
+    if action not in PLAYER_ACTIONS:
+        raise Http404(f"No action {action!r}.")
+    season = _season(request, season_id)
+    try:
+        user = invitations.user_by_username(username=request.POST.get("username", ""))
+        name = selectors.player_name(user=user)
+        if action == "invite":
+            invitations.season_invite(season_id=season.pk, actor=request.user, user=user)
+            messages.success(request, f"{name} is invited and told by email.")
+        elif action == "add":
+            invitations.season_player_add(season_id=season.pk, actor=request.user, user=user)
+            messages.success(request, f"{name} is registered for {season} and told by email.")
+        else:
+            invitations.season_player_remove(
+                season_id=season.pk,
+                actor=request.user,
+                user=user,
+                reason=request.POST.get("reason", ""),
+            )
+            messages.success(request, f"{name} is removed from {season}.")
     except DomainError as exc:
         messages.error(request, exc.detail)
     return redirect("leagues:season", season_id=season.pk)

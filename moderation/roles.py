@@ -31,6 +31,8 @@ MODERATOR_PERMISSIONS: tuple[str, ...] = (
     "games.view_gamemessage",
     "games.hide_gamemessage",
     "games.view_messagereport",
+    # mail: read the outbox (what was sent to whom, and why a send failed), not change it
+    "notifications.view_outboxemail",
     # the audit log of all of the above
     "moderation.view_auditentry",
 )

@@ -12,6 +12,7 @@ outcome. A rendering failure is recorded and retried like a failed send.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,7 +25,7 @@ from celery import signature
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F, Q, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -41,8 +42,12 @@ from notifications.reply_tokens import SUBJECT_TAG
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
-# A worker that claimed a row and died before recording the outcome loses the claim after this.
-CLAIM_LEASE = timedelta(minutes=10)
+# A worker's claim on a row lasts this long, and the worker renews it every
+# ``CLAIM_RENEW_EVERY`` while it renders and sends: a live worker keeps the row however slow
+# SMTP is, and a worker killed mid-send loses it within a minute (``flush_outbox`` then queues
+# the row again), instead of holding it for a fixed 10 minutes.
+CLAIM_LEASE = timedelta(minutes=1)
+CLAIM_RENEW_EVERY = timedelta(seconds=15)
 # ``flush_outbox`` leaves a fresh row alone for this long: its on-commit message is on its way.
 FLUSH_GRACE = timedelta(minutes=1)
 #: The Celery tasks that send outbox rows (``notifications.tasks``), queued by name: the tasks
@@ -258,30 +263,94 @@ class SendOutcome:
     retry_in: timedelta | None = None
 
 
-def _claim(outbox_id: int, now: datetime) -> bool:
-    """Take the row for this worker: pending (or a stale claim), not a digest item."""
+def _claim(outbox_id: int, now: datetime) -> datetime | None:
+    """Take the row for this worker: pending (or a stale claim), not a digest item. Returns
+    the claim's expiry, which identifies the claim for its renewals; None if not taken."""
     claimable = Q(status=OutboxEmail.Status.PENDING) | Q(
         status=OutboxEmail.Status.SENDING, claimed_until__lt=now
     )
+    held_until = now + CLAIM_LEASE
     claimed = OutboxEmail.objects.filter(claimable, pk=outbox_id, digest=False).update(
         status=OutboxEmail.Status.SENDING,
-        claimed_until=now + CLAIM_LEASE,
+        claimed_until=held_until,
         attempts=F("attempts") + 1,
     )
-    return claimed == 1
+    return held_until if claimed == 1 else None
+
+
+def _claim_renew(outbox_id: int, held_until: datetime, *, now: datetime) -> datetime | None:
+    """Extend the claim that expires at ``held_until`` to ``now + CLAIM_LEASE``; None when
+    the row no longer holds that claim (it expired and another worker took the row)."""
+    renewed_until = now + CLAIM_LEASE
+    renewed = OutboxEmail.objects.filter(
+        pk=outbox_id, status=OutboxEmail.Status.SENDING, claimed_until=held_until
+    ).update(claimed_until=renewed_until)
+    return renewed_until if renewed == 1 else None
+
+
+def _claim_keep_renewing(outbox_id: int, held_until: datetime, stop: threading.Event) -> None:
+    """Renew the claim every ``CLAIM_RENEW_EVERY`` until ``stop`` (run in its own thread, on
+    its own database connection, closed at the end)."""
+    try:
+        while not stop.wait(CLAIM_RENEW_EVERY.total_seconds()):
+            try:
+                renewed = _claim_renew(outbox_id, held_until, now=timezone.now())
+            except DatabaseError as exc:  # try again at the next tick, within the lease
+                logger.warning("Outbox email %s: claim not renewed (%s)", outbox_id, exc)
+                continue
+            if renewed is None:
+                logger.warning("Outbox email %s: the claim expired while sending", outbox_id)
+                return
+            held_until = renewed
+    finally:
+        connections.close_all()  # this thread's connections only
+
+
+@contextmanager
+def _claim_kept(outbox_id: int, held_until: datetime) -> Iterator[None]:
+    """Keep the claim renewed while the block runs; the renewals stop before it returns."""
+    stop = threading.Event()
+    renewer = threading.Thread(
+        target=_claim_keep_renewing,
+        args=(outbox_id, held_until, stop),
+        name=f"outbox-claim-{outbox_id}",
+        daemon=True,
+    )
+    renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        renewer.join()
 
 
 def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOutcome:
-    """Send one outbox row if no one else has; safe to run twice (the second run skips)."""
+    """Send one outbox row if no one else has; safe to run twice (the second run skips).
+
+    The claim is renewed while the row is rendered and sent (``CLAIM_LEASE``)."""
     now = now or timezone.now()
-    if not _claim(outbox_id, now):
+    held_until = _claim(outbox_id, now)
+    if held_until is None:
         return SendOutcome("skipped")
     row = OutboxEmail.objects.select_related("recipient").get(pk=outbox_id)
+    with _claim_kept(outbox_id, held_until):
+        problem = _render_and_send(row)
+    if problem is not None:
+        return _record_failure(row, problem, now=timezone.now())
+    OutboxEmail.objects.filter(pk=row.pk, status=OutboxEmail.Status.SENDING).update(
+        status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
+    )
+    return SendOutcome("sent")
+
+
+def _render_and_send(row: OutboxEmail) -> Exception | None:
+    """Render the row if it is not yet, then send it; the error that stopped it, or None
+    once the SMTP server took the message."""
     if outbox_email_unrendered(row):
         try:
             _rendered_store(row)
         except EmailRenderError as exc:
-            return _record_failure(row, exc, now=timezone.now())
+            return exc
     message = EmailMultiAlternatives(
         subject=row.subject,
         body=row.body_text,
@@ -297,11 +366,8 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     try:
         message.send()
     except OSError as exc:  # smtplib.SMTPException, refused connections and timeouts
-        return _record_failure(row, exc, now=timezone.now())
-    OutboxEmail.objects.filter(pk=row.pk, status=OutboxEmail.Status.SENDING).update(
-        status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
-    )
-    return SendOutcome("sent")
+        return exc
+    return None
 
 
 def _board_image_attach(message: EmailMultiAlternatives, svg: str) -> None:

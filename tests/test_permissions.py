@@ -4,10 +4,15 @@ tests/security checks each cell); none decides in its own ``get_permissions``.""
 from __future__ import annotations
 
 import pytest
-from django.urls import get_resolver
+from django.contrib.auth.models import User
+from django.urls import get_resolver, reverse
+from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.views import APIView
 
+from moderation.services import moderators_group_sync
+from notifications.models import OutboxEmail
+from tests.accounts.factories import make_staff, make_superuser, make_user
 from tests.security.test_permission_matrix import _routes
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +49,63 @@ def test_the_document_says_reading_is_open_and_writing_needs_credentials():
     assert {} in listing["get"]["security"]
     assert {} not in listing["post"]["security"]
     assert {} not in schema["paths"]["/api/v1/tournaments/{tournament_id}/"]["patch"]["security"]
+
+
+# --- The outbox in the admin: moderators read it, nobody but a superuser changes it --------
+
+
+@pytest.fixture
+def outbox_row():
+    user = make_user("alice")
+    return OutboxEmail.objects.create(
+        recipient=user,
+        to_address="alice@example.org",
+        event="game_message",
+        subject="Your move",
+        body_text="It is your move.",
+        dedupe_key="permissions-outbox",
+        next_attempt_at=timezone.now(),
+    )
+
+
+def _admin_user(role: str) -> User:
+    if role == "superuser":
+        return make_superuser("root")
+    user = make_staff("frank" if role == "staff" else "mod")
+    if role == "moderator":
+        user.groups.add(moderators_group_sync())
+    return User.objects.get(pk=user.pk)
+
+
+@pytest.mark.parametrize(
+    ("role", "reads", "changes"),
+    [("staff", 403, 403), ("moderator", 200, 403), ("superuser", 200, 302)],
+)
+def test_a_moderator_reads_the_outbox_in_the_admin_but_cannot_change_it(
+    client, outbox_row, role, reads, changes
+):
+    client.force_login(_admin_user(role))
+    change = reverse("admin:notifications_outboxemail_change", args=[outbox_row.pk])
+
+    listing = client.get(reverse("admin:notifications_outboxemail_changelist"))
+    row = client.get(change)
+    saved = client.post(change, {"status": "failed"})
+
+    assert (listing.status_code, row.status_code, saved.status_code) == (reads, reads, changes)
+    if reads == 200:
+        assert "Your move" in row.content.decode()
+    assert OutboxEmail.objects.get().status == OutboxEmail.Status.PENDING
+
+
+@pytest.mark.parametrize("role", ["staff", "moderator"])
+def test_an_admin_refusal_is_the_admins_own_page(client, outbox_row, role):
+    """Not Django's bare "403 Forbidden": the admin's header, the reason, a way back."""
+    client.force_login(_admin_user(role))
+    change = reverse("admin:notifications_outboxemail_change", args=[outbox_row.pk])
+
+    refused = client.post(change, {"status": "failed"})
+
+    page = refused.content.decode()
+    assert refused.status_code == 403
+    assert 'id="site-name"' in page and reverse("admin:index") in page
+    assert "You do not have permission" in page

@@ -8,6 +8,7 @@ organiser permission, a superuser, or staff holding the action's own permission
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -22,7 +23,7 @@ from rest_framework.views import APIView
 from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from celticsite.permissions import ReadOpenWriteLoggedIn
-from tournaments import errors, selectors, services
+from tournaments import errors, selectors, services, tables
 from tournaments import serializers as s
 from tournaments.models import Tournament
 from tournaments.trf import TrfError, format_trf, parse_trf
@@ -109,7 +110,9 @@ class TournamentListCreateApi(APIView):
         summary="Create a tournament (organisers)",
         description="Users with the organiser permission. The event starts as a draft: "
         "publish it with `open-registration`. Bad settings get 400 `invalid_settings` with "
-        "`errors` naming each field.",
+        "`errors` naming each field and what it allows (a number outside the `minimum` and "
+        "`maximum` stated here, another format's setting, rounds on dates ending after "
+        "`ends_at`).",
         request=s.TournamentSettingsInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,
@@ -184,6 +187,8 @@ def standings_row(line: Any) -> dict[str, Any]:
     return {
         "section": line.section,
         "rank": line.rank,
+        "place": line.place,
+        "stage": line.stage,
         "entry_id": line.entry_id,
         "number": line.number,
         "name": line.name,
@@ -220,6 +225,7 @@ class TournamentCrosstableApi(APIView):
                         "name": row.name,
                         "entry_id": row.entry_id,
                         "cells": row.cells,
+                        "byes": row.byes,
                         "points": s.number(row.points),
                     }
                     for row in table.rows
@@ -228,6 +234,109 @@ class TournamentCrosstableApi(APIView):
             for table in tables
         ]
         return Response(s.CrosstableOutputSerializer(body, many=True).data)
+
+
+class TournamentRoundTableApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_round_table",
+        summary="Round tables (wall charts), one per section",
+        description="For every player, in standings order, and every round started: the "
+        "opponent's number, the colour and the result, byes and forfeits marked. Empty for a "
+        "knockout (see the bracket) and before the start.",
+        responses={200: s.RoundTableOutputSerializer(many=True), **_errors(404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+        round_tables = tables.tournament_round_tables(tournament=tournament) if started else []
+        body = [
+            {
+                "section": table.section,
+                "rounds": table.rounds,
+                "rows": [_round_table_row(row) for row in table.rows],
+            }
+            for table in round_tables
+        ]
+        return Response(s.RoundTableOutputSerializer(body, many=True).data)
+
+
+def _round_table_row(row: tables.RoundTableRow) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "number": row.number,
+        "entry_id": row.entry_id,
+        "name": row.name,
+        "username": _username(row.player),
+        "withdrawn": row.withdrawn,
+        "points": s.number(row.points),
+        "cells": [
+            {
+                "round": cell.round,
+                "opponent": cell.opponent,
+                "colour": cell.colour,
+                "mark": cell.mark,
+                "points": s.number(cell.points),
+                "pending": cell.pending,
+                "game_id": cell.game_id,
+            }
+            for cell in row.cells
+        ],
+    }
+
+
+class TournamentBracketApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_bracket",
+        summary="The bracket of a knockout, round by round",
+        description="Every match with both players, their scores in the match, the winner, "
+        "the games and byes; rounds not paired yet show whose winners meet. Empty for other "
+        "formats and before the start.",
+        responses={200: s.BracketRoundSerializer(many=True), **_errors(404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _visible(request, tournament_id)
+        body = [
+            {
+                "number": rnd.number,
+                "name": rnd.name,
+                "matches": [
+                    {
+                        "number": match.number,
+                        "top": _bracket_side(match.top),
+                        "bottom": _bracket_side(match.bottom),
+                        "decided_by": match.decided_by,
+                        "games": [asdict(game) for game in match.games],
+                    }
+                    for match in rnd.matches
+                ],
+            }
+            for rnd in tables.tournament_bracket(tournament=tournament)
+        ]
+        return Response(s.BracketRoundSerializer(body, many=True).data)
+
+
+def _bracket_side(side: tables.BracketSide | None) -> dict[str, Any] | None:
+    if side is None:
+        return None
+    return {
+        "entry_id": side.entry_id,
+        "name": side.name,
+        "username": _username(side.player),
+        "seed": side.seed,
+        "score": s.number(side.score),
+        "winner": side.winner,
+        "from_match": side.from_match,
+    }
+
+
+def _username(player: Any) -> str | None:
+    return player.get_username() if player is not None else None
 
 
 class TournamentTrfExportApi(APIView):
@@ -255,7 +364,8 @@ class TournamentTrfImportApi(LoggedInApi):
     @extend_schema(
         operation_id="tournaments_trf_import",
         summary="Import a finished event from a TRF file (organisers)",
-        description="A file that does not parse gets 400 `trf_invalid` naming the line.",
+        description="A file that does not parse gets 400 `trf_invalid` naming the line; one "
+        "with no player line (001), blank for instance, gets 400 `trf_invalid` too.",
         request=s.TrfImportInputSerializer,
         responses={201: s.TournamentDetailSerializer, **_errors(400, 401, 403)},
         tags=TAGS,

@@ -8,16 +8,19 @@ key of each names the occasion, so telling the same thing twice queues one email
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models
 
+import celtictext
 from games.models import Game
 from notifications.email_events import email_events_register
-from notifications.events import game_context, player_name, profiles_load
+from notifications.events import game_context, profiles_load
 from notifications.services import Notice, notify, notify_many
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import StandingsRow
@@ -118,22 +121,43 @@ def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) 
 
 def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) -> None:
     """The event finished (``standings``: its rows, best first) or was cancelled
-    (``tournament.status_note`` says why): every player still in it hears."""
+    (``tournament.status_note`` says why): every player still in it hears. Points are
+    written as on the pages (2½); players the tie-breaks leave level share their place."""
     context = _tournament_context(tournament)
+    winners = [entry.name for entry in tournament.winners]
     context.update(
         cancelled=tournament.status == Tournament.Status.CANCELLED,
         note=tournament.status_note,
-        standings=[{"rank": r.rank, "name": r.name, "points": r.points} for r in standings],
-        winner_name=player_name(tournament.winner) if tournament.winner_id else "",
+        standings=[
+            {"rank": r.rank, "name": r.name, "points": celtictext.points(r.points)}
+            for r in standings
+        ],
+        winners=celtictext.and_join(winners),
+        winners_share=len(winners) > 1,
     )
+    ranks = Counter((r.section, r.rank) for r in standings)
     entries = tournament.entries.filter(player__isnull=False, status__in=_TOLD_OF_THE_END)
     for entry in entries.select_related("player"):
+        shared = ranks[entry.section, entry.final_rank] > 1
         notify(
             user=entry.player,
             event=Email.FINISHED,
-            context={**context, "entry": entry},
+            context={**context, **_your_place(entry, shared=shared)},
             dedupe_key=f"{Email.FINISHED}:{tournament.pk}:{entry.player_id}",
         )
+
+
+def _your_place(entry: Entry, *, shared: bool) -> dict[str, Any]:
+    """How the email tells ``entry`` their place: "11th" (shared or not) and "2½ points"."""
+    if entry.final_rank is None:
+        return {"place": ""}
+    points = entry.final_points
+    return {
+        "place": celtictext.ordinal(entry.final_rank),
+        "place_shared": shared,
+        "points": "" if points is None else celtictext.points(points),
+        "points_word": "point" if points in (1, Decimal("0.5")) else "points",
+    }
 
 
 def organiser_news(

@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 from django.forms.models import fields_for_model
+from django.utils.text import format_lazy
 
 from games.forms import TimeControlForm, time_control_initial
 from tournaments.models import Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS
+from tournaments.services import SETTING_FIELDS, TIEBREAKS_HELP
 from tournaments.standings import TIEBREAKS
 
 DATE_FIELDS = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
@@ -33,7 +34,9 @@ class TournamentForm(TimeControlForm):
     tiebreaks = TiebreaksField(
         required=False,
         label="Tie-breaks",
-        help_text=f"In order, separated by commas. Known: {', '.join(TIEBREAKS)}.",
+        help_text=format_lazy(
+            "{} Separated by commas; known: {}.", TIEBREAKS_HELP, ", ".join(TIEBREAKS)
+        ),
     )
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
@@ -42,11 +45,17 @@ class TournamentForm(TimeControlForm):
         super().__init__(*args, **kwargs)
 
     def settings(self) -> dict[str, Any]:
-        """The cleaned settings as ``tournament_create``/``tournament_update`` take them."""
+        """The cleaned settings as ``tournament_create``/``tournament_update`` take them.
+
+        Each format's own settings are in a fieldset of their own; those of the formats not
+        chosen are not taken (a browser without the page's script sends them all), and the
+        chosen format's left empty take the model's default.
+        """
         data = {name: self.cleaned_data[name] for name in SETTING_FIELDS}
-        for name in OPTIONAL_WITH_DEFAULT:  # left empty: the model's default
-            if data[name] in (None, ""):
-                data[name] = Tournament._meta.get_field(name).get_default()
+        for fmt, names in FORMAT_SETTINGS.items():
+            for name in names:
+                if fmt != data["format"] or data[name] in (None, ""):
+                    data[name] = Tournament._meta.get_field(name).get_default()
         data["time_control"] = self.time_control()
         return data
 
@@ -59,10 +68,23 @@ TournamentForm.base_fields.update(
     )
 )
 TournamentForm.base_fields["name"].validators = []  # the service checks it with the others
-# Swiss settings a round robin or knockout form may leave empty.
-OPTIONAL_WITH_DEFAULT = ("half_point_byes_max", "late_entry_bye")
-for _name in OPTIONAL_WITH_DEFAULT:
-    TournamentForm.base_fields[_name].required = False
+# The settings only one format uses, each format's in a fieldset of its own
+# (``_settings_fields.html``); a browser may leave out the fieldsets of the formats not chosen.
+FORMAT_SETTINGS: dict[str, tuple[str, ...]] = {
+    Tournament.Format.ROUND_ROBIN: ("cycles", "section_size", "withdrawal_policy"),
+    Tournament.Format.KNOCKOUT: ("knockout_extra_pairs", "knockout_decider"),
+    Tournament.Format.SWISS: (
+        "rounds_planned",
+        "late_entry_last_round",
+        "late_entry_bye",
+        "half_point_byes_max",
+        "forfeits_to_withdraw",
+        "accelerated",
+    ),
+}
+for _names in FORMAT_SETTINGS.values():
+    for _name in _names:
+        TournamentForm.base_fields[_name].required = False
 
 
 def initial_settings(tournament: Tournament) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games.models import Game, TimeControlFields
 
@@ -233,6 +233,18 @@ class Tournament(TimeControlFields):
         """
         return getattr(self, "league_division", None)
 
+    @property
+    def winners(self) -> list[Entry]:
+        """Who finished first (in section 1), best seed first: one player, or every player
+        the tie-breaks leave level on first place, who share it. Empty until the event is
+        over. The lists read them with the event (``selectors.WITH_WINNERS``)."""
+        prefetched = getattr(self, "winner_entries", None)
+        if prefetched is not None:
+            return prefetched
+        if self.status != self.Status.FINISHED:
+            return []
+        return list(winners_of(self.entries.all()))
+
 
 class Entry(models.Model):
     """A player's place in a tournament, from registration to the end."""
@@ -433,10 +445,10 @@ class Bye(models.Model):
     """A round in which a player has no game: a pairing bye, or an absence."""
 
     class Kind(models.TextChoices):
-        PAIRING = "U", "Pairing bye (a win)"
+        PAIRING = "U", "Pairing bye, worth a win"
         FULL = "F", "Full-point bye"
         HALF = "H", "Half-point bye"
-        ZERO = "Z", "Absent (no points)"
+        ZERO = "Z", "Zero-point bye"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
@@ -450,3 +462,12 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.name}: {self.get_kind_display()} in {self.round}"
+
+
+def winners_of(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries of ``entries`` placed first in section 1 (``Tournament.winners``)."""
+    return (
+        entries.filter(final_rank=1, section=1)
+        .select_related("player__profile")
+        .order_by("seed", "pk")
+    )

@@ -61,3 +61,8 @@ def tournament_format_for(*, format: str) -> TournamentFormat:
             code="unknown_format",
         )
     return handler
+
+
+def tournament_formats() -> dict[str, TournamentFormat]:
+    """Every registered format object, by format."""
+    return dict(_FORMATS)

@@ -23,8 +23,17 @@ from games.models import Game
 from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
 from tournaments import errors
-from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.models import (
+    Bye,
+    Entry,
+    KnockoutMatch,
+    Round,
+    Tournament,
+    TournamentGame,
+    winners_of,
+)
 from tournaments.pairing.dutch.simulation import baku_acceleration
+from tournaments.pairing.knockout import knockout_places, knockout_round_name
 from tournaments.pairing.round_robin import round_robin_round
 from tournaments.records import OUTCOMES, SectionField, section_fields
 from tournaments.standings import (
@@ -34,6 +43,7 @@ from tournaments.standings import (
     PointSystem,
     TiebreakValue,
     compute_standings,
+    outcome_mark,
     possible_places,
 )
 from tournaments.trf import TrfTournament
@@ -109,6 +119,11 @@ WITH_DIVISION = "league_division__season__league"
 """The league division a round robin is played as, its season and league
 (``Tournament.division``): one join, so a list costs no query per row."""
 
+WITH_WINNERS = Prefetch(
+    "entries", queryset=winners_of(Entry.objects.all()), to_attr="winner_entries"
+)
+"""Who finished first (``Tournament.winners``): one query for a whole list."""
+
 
 def tournament_list(
     *,
@@ -120,7 +135,9 @@ def tournament_list(
     private ones they organise or play in, their own drafts; every event for those
     ``tournament_sees_every_event`` names. ``league_division``: True keeps only the round
     robins played as league divisions, False only the events of their own; None both."""
-    rows = Tournament.objects.select_related("organiser__profile", "winner__profile", WITH_DIVISION)
+    rows = Tournament.objects.select_related(
+        "organiser__profile", "winner__profile", WITH_DIVISION
+    ).prefetch_related(WITH_WINNERS)
     if user is None or not user.is_authenticated:
         rows = rows.filter(public=True).exclude(status=Tournament.Status.DRAFT)
     elif not tournament_sees_every_event(user=user):
@@ -184,6 +201,7 @@ def player_tournament_list(*, user: AbstractBaseUser) -> QuerySet[Tournament]:
     return (
         Tournament.objects.filter(entries__player=user)
         .select_related("organiser__profile", "winner__profile", WITH_DIVISION)
+        .prefetch_related(WITH_WINNERS)
         .distinct()
         .order_by("-created_at")
     )
@@ -241,6 +259,15 @@ class StandingsRow:
     points: Fraction
     tiebreaks: dict[str, TiebreakValue]
     withdrawn: bool
+    rank_last: int | None = None  # a knockout's shared places: rank..rank_last
+    stage: str = ""  # a knockout: the stage the player reached
+
+    @property
+    def place(self) -> str:
+        """The rank, or the places shared in a knockout ("3\u20134", an en dash)."""
+        if self.rank_last is None or self.rank_last == self.rank:
+            return str(self.rank)
+        return f"{self.rank}\u2013{self.rank_last}"
 
 
 @dataclass(frozen=True)
@@ -293,43 +320,51 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
 
 
 def _knockout_rows(tournament: Tournament) -> list[StandingsRow]:
-    entries = {e.pk: e for e in tournament.entries.filter(seed__isnull=False)}
-    out_in: dict[int, int] = {}  # entry id -> round number they lost in
-    last_round = 0
+    """Places by the round a player went out in (``knockout_places``), never by points;
+    players who went out in the same round share the places, listed by seed."""
+    entries = {
+        e.pk: e for e in tournament.entries.filter(seed__isnull=False).select_related("player")
+    }
+    exits: dict[int, int | None] = dict.fromkeys(entries)
     for match in KnockoutMatch.objects.filter(round__tournament=tournament).select_related("round"):
-        last_round = max(last_round, match.round.number)
-        if match.winner_id is None or match.lower_id is None:
-            continue
-        loser = match.lower_id if match.winner_id == match.higher_id else match.higher_id
-        out_in[loser] = match.round.number
+        if match.winner_id is not None and match.lower_id is not None:
+            loser = match.lower_id if match.winner_id == match.higher_id else match.higher_id
+            exits[loser] = match.round.number
+    places = knockout_places(exits)
     points: dict[int, Fraction] = defaultdict(Fraction)
     for link in tournament.games.all():
-        orange, blue = _game_points(link.result)
+        orange, blue = game_points(result=link.result)
         points[link.orange_id] += orange
         points[link.blue_id] += blue
-    # Still in (or the winner) ranks above everyone who went out; later exits rank higher.
-    key = {pk: -(out_in.get(pk, last_round + 1)) for pk in entries}
-    order = sorted(entries.values(), key=lambda e: (key[e.pk], e.seed))
-    rows = []
-    for entry in order:
-        rank = 1 + sum(1 for other in entries if key[other] < key[entry.pk])
-        rows.append(
-            StandingsRow(
-                section=1,
-                rank=rank,
-                entry_id=entry.pk,
-                number=entry.seed or 0,
-                name=entry.name,
-                player=entry.player,
-                points=points[entry.pk],
-                tiebreaks={},
-                withdrawn=entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED),
-            )
+    order = sorted(entries.values(), key=lambda e: (places[e.pk].first, e.seed))
+    return [
+        StandingsRow(
+            section=1,
+            rank=places[entry.pk].first,
+            entry_id=entry.pk,
+            number=entry.seed or 0,
+            name=entry.name,
+            player=entry.player,
+            points=points[entry.pk],
+            tiebreaks={},
+            withdrawn=entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REMOVED),
+            rank_last=places[entry.pk].last,
+            stage=_knockout_stage(tournament, places[entry.pk].out_in),
         )
-    return rows
+        for entry in order
+    ]
 
 
-def _game_points(result: str) -> tuple[Fraction, Fraction]:
+def _knockout_stage(tournament: Tournament, out_in: int | None) -> str:
+    """The stage a knockout player reached: the round they went out in (Final, Semi-finals,
+    ...), Winner, or Still in while the event runs."""
+    if out_in is None:
+        return "Winner" if tournament.status == Tournament.Status.FINISHED else "Still in"
+    return knockout_round_name(out_in, max(tournament.rounds_planned or 0, out_in))
+
+
+def game_points(*, result: str) -> tuple[Fraction, Fraction]:
+    """Orange's and Blue's points for a game's result; 0-0 while it runs or if cancelled."""
     outcomes = OUTCOMES.get(result)
     if outcomes is None:
         return Fraction(0), Fraction(0)
@@ -343,17 +378,6 @@ def _game_points(result: str) -> tuple[Fraction, Fraction]:
 
 # --- Crosstable -------------------------------------------------------------------------------
 
-SYMBOLS = {
-    Outcome.WIN: "1",
-    Outcome.DRAW: "½",
-    Outcome.LOSS: "0",
-    Outcome.FORFEIT_WIN: "+",
-    Outcome.FORFEIT_LOSS: "-",
-    Outcome.UNRATED_WIN: "1",
-    Outcome.UNRATED_DRAW: "½",
-    Outcome.UNRATED_LOSS: "0",
-}
-
 
 @dataclass(frozen=True)
 class CrosstableRow:
@@ -362,6 +386,7 @@ class CrosstableRow:
     entry_id: int
     cells: list[str]  # one per opponent number 1..n; a double round robin shows both results
     points: Fraction
+    byes: list[str] = field(default_factory=list)  # rounds without an opponent, in order
 
 
 @dataclass(frozen=True)
@@ -372,18 +397,23 @@ class Crosstable:
 
 def tournament_crosstables(*, tournament: Tournament) -> list[Crosstable]:
     """One crosstable per section: each player's results against each opponent, in seat
-    order ("1", "½", "0", "+", "-"; "x" on the diagonal; results in round order)."""
+    order, and the rounds without one (``tournaments.standings.MARKS``: "1", "½", "0", "+",
+    "-"; byes "+B", "1B", "½B", "0B"; "x" on the diagonal; results in round order), so a
+    row's marks add up to its points."""
     tables = []
     for section in section_fields(tournament):
         size = len(section.entries)
         rows = []
         for record in section.records:
             cells: list[list[str]] = [[] for _ in range(size)]
+            byes: list[str] = []
             points = Fraction(0)
             for r in record.rounds:
                 points += _POINTS.points(r.outcome)
-                if r.opponent is not None and r.outcome in SYMBOLS:
-                    cells[r.opponent - 1].append(SYMBOLS[r.outcome])
+                if r.opponent is not None and r.outcome.has_opponent:
+                    cells[r.opponent - 1].append(outcome_mark(r.outcome))
+                elif outcome_mark(r.outcome):
+                    byes.append(outcome_mark(r.outcome))
             cells[record.number - 1] = ["x"]
             rows.append(
                 CrosstableRow(
@@ -392,6 +422,7 @@ def tournament_crosstables(*, tournament: Tournament) -> list[Crosstable]:
                     entry_id=section.entry(record.number).pk,
                     cells=[" ".join(c) for c in cells],
                     points=points,
+                    byes=byes,
                 )
             )
         tables.append(Crosstable(section=section.section, rows=rows))

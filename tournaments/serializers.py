@@ -6,11 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema_field
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from celticsite.api import StrictJsonTypes
+from games.models import Side
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
@@ -18,7 +19,7 @@ from games.serializers import (
     time_control_data,
 )
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
-from tournaments.services import SETTING_FIELDS
+from tournaments.services import SETTING_FIELDS, SETTING_RANGES, TIEBREAKS_HELP
 from tournaments.standings import EDITIONS, TIEBREAKS
 
 USERNAME_PATTERN = r"^[\w.@+-]+$"
@@ -26,6 +27,7 @@ USERNAME_PATTERN = r"^[\w.@+-]+$"
 
 SMALLEST_INT, LARGEST_SMALL_INT = 0, 32767
 """The range of the model's PositiveSmallIntegerFields (a PostgreSQL smallint)."""
+_RANGE_VALIDATORS = (MinValueValidator, MaxValueValidator)
 
 
 def number(value: Fraction | int | None) -> float | int | None:
@@ -73,7 +75,7 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
-        help_text='Tie-break codes in order, e.g. ["de", "sb", "win"].',
+        help_text=TIEBREAKS_HELP,
     )
     tiebreak_edition = serializers.ChoiceField(
         choices=EDITIONS, required=False, help_text="The edition of FIDE C.07."
@@ -85,21 +87,26 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
         extra_kwargs = {
             # the service checks the name (unique, case-insensitive) with the other settings
             "name": {"validators": []},
-            "cycles": {"min_value": 1, "max_value": 2},
-            **_counts(
-                rounds_planned=SMALLEST_INT,
-                section_size=3,
-                min_players=2,
-                max_players=2,
-                rating_min=SMALLEST_INT,
-                rating_max=SMALLEST_INT,
-                min_finished_games=SMALLEST_INT,
-                max_running_games=SMALLEST_INT,
-                round_interval_days=SMALLEST_INT,
-                round_duration_days=SMALLEST_INT,
-                knockout_extra_pairs=SMALLEST_INT,
-            ),
+            **_counts(rounds_planned=SMALLEST_INT),
+            **{
+                name: {"min_value": allowed.low, "max_value": allowed.high}
+                for name, allowed in SETTING_RANGES.items()
+            },
         }
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The ranges of ``SETTING_RANGES`` are stated (the OpenAPI document shows them) and
+        checked by the service with the other settings, which answers a value outside with
+        400 ``invalid_settings`` naming the range; here only the column's range is checked."""
+        fields = super().get_fields()
+        for name in SETTING_RANGES:
+            field = fields[name]
+            field.validators = [
+                *(v for v in field.validators if not isinstance(v, _RANGE_VALIDATORS)),
+                MinValueValidator(SMALLEST_INT),
+                MaxValueValidator(LARGEST_SMALL_INT),
+            ]
+        return fields
 
     def service_kwargs(self) -> dict[str, Any]:
         """The validated settings as the services take them."""
@@ -256,9 +263,34 @@ class LeagueDivisionSerializer(serializers.Serializer):
     season = SeasonRefSerializer()
 
 
+class WinnerSerializer(serializers.ModelSerializer):
+    """A player who finished first (one of several when they share first place)."""
+
+    entry_id = serializers.IntegerField(source="pk")
+    player = PlayerSerializer(
+        allow_null=True, help_text="Their account; null for an imported player without one."
+    )
+
+    class Meta:
+        model = Entry
+        fields = ["entry_id", "name", "player"]
+
+
+@extend_schema_serializer(deprecate_fields=["winner"])
 class TournamentSummarySerializer(serializers.ModelSerializer):
     organiser = PlayerSerializer()
-    winner = PlayerSerializer(allow_null=True)
+    winner = PlayerSerializer(
+        allow_null=True,
+        help_text="Deprecated, read `winners`: the one player first, null when several share "
+        "first place (or before the end).",
+    )
+    winners = WinnerSerializer(
+        many=True,
+        read_only=True,
+        help_text="Who finished first (in section 1), best seed first: one player, or all "
+        "those the tie-breaks leave level, who share first place. A knockout has one. Empty "
+        "until the event is over.",
+    )
     league_division = LeagueDivisionSerializer(
         source="division",
         allow_null=True,
@@ -290,6 +322,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "rounds_planned",
             "time_control",
             "winner",
+            "winners",
             "league_division",
             "created_at",
             "started_at",
@@ -463,6 +496,14 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
 class StandingsRowSerializer(serializers.Serializer):
     section = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="Shared ranks repeat (two players 2nd: 2, 2, 4).")
+    place = serializers.CharField(
+        help_text="The rank as shown; a knockout's shared places as a range (3\u20134)."
+    )
+    stage = serializers.CharField(
+        allow_blank=True,
+        help_text="A knockout: the stage reached (Winner, Still in, or the round the player "
+        "went out in: Final, Semi-finals, ...); empty for other formats.",
+    )
     entry_id = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The player's number in the section.")
     name = serializers.CharField()
@@ -496,9 +537,88 @@ class CrosstableRowSerializer(serializers.Serializer):
         child=serializers.CharField(allow_blank=True),
         help_text="Results against players 1..n: 1, ½, 0, + (forfeit win), - ; x = self.",
     )
+    byes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Rounds without an opponent, in order: +B pairing-allocated bye, 1B "
+        "full-point bye, ½B half-point bye, 0B absent. Cells and byes add up to the points.",
+    )
     points = serializers.FloatField()
 
 
 class CrosstableOutputSerializer(serializers.Serializer):
     section = serializers.IntegerField()
     rows = CrosstableRowSerializer(many=True)
+
+
+class RoundCellSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    opponent = serializers.IntegerField(
+        allow_null=True, help_text="The opponent's number in the section; null for a bye."
+    )
+    colour = serializers.ChoiceField(
+        choices=Side.choices, allow_null=True, help_text="The colour the player had."
+    )
+    mark = serializers.CharField(
+        allow_blank=True,
+        help_text="1, ½, 0; + or - a forfeit won or lost; +B pairing-allocated bye, 1B "
+        "full-point bye, ½B half-point bye, 0B absent; empty while the game runs or when "
+        "the player had no round.",
+    )
+    points = serializers.FloatField()
+    pending = serializers.BooleanField(help_text="The game is still being played.")
+    game_id = serializers.IntegerField(allow_null=True)
+
+
+class RoundTableRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The player's number in the section.")
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+    withdrawn = serializers.BooleanField()
+    cells = RoundCellSerializer(many=True, help_text="One per round, in round order.")
+    points = serializers.FloatField(help_text="The sum of the cells' points.")
+
+
+class RoundTableOutputSerializer(serializers.Serializer):
+    section = serializers.IntegerField()
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    rows = RoundTableRowSerializer(many=True, help_text="In standings order.")
+
+
+class BracketSideSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField(
+        allow_null=True, help_text="Null until the player is known."
+    )
+    name = serializers.CharField(allow_blank=True)
+    username = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField(help_text="Points in the match's games.")
+    winner = serializers.BooleanField(help_text="Went through.")
+    from_match = serializers.IntegerField(
+        allow_null=True,
+        help_text="In a round not paired yet: the previous round's match whose winner plays here.",
+    )
+
+
+class BracketGameSerializer(serializers.Serializer):
+    pair = serializers.IntegerField()
+    result = serializers.CharField(allow_blank=True, help_text="Orange-Blue; empty while it runs.")
+    orange = serializers.CharField(help_text="The name of the player with Orange.")
+    game_id = serializers.IntegerField(allow_null=True)
+
+
+class BracketMatchSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    top = BracketSideSerializer(help_text="The winner of the upper match of the previous round.")
+    bottom = BracketSideSerializer(allow_null=True, help_text="Null for a bye.")
+    decided_by = serializers.CharField(
+        allow_blank=True, help_text="games, bye, higher_seed, organiser, withdrawal; empty."
+    )
+    games = BracketGameSerializer(many=True)
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField(help_text="Final, Semi-finals, Quarter-finals or Round n.")
+    matches = BracketMatchSerializer(many=True)

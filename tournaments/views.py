@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError
 from games.forms import domain_error_to_form, form_saved
-from tournaments import errors, selectors, services
+from tournaments import errors, selectors, services, tables
 from tournaments.forms import (
     ByeForm,
     ForbiddenPairsForm,
@@ -32,6 +32,7 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.models import Entry, Round, Tournament
+from tournaments.standings import LEGEND as MARKS_LEGEND
 
 View = Callable[..., HttpResponse]
 
@@ -137,6 +138,9 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             crosstables=selectors.tournament_crosstables(tournament=tournament)
             if not tournament.is_knockout
             else [],
+            round_tables=tables.tournament_round_tables(tournament=tournament, standings=standings),
+            bracket=tables.tournament_bracket(tournament=tournament),
+            marks_legend=MARKS_LEGEND,
         )
     return render(request, "tournaments/detail.html", context)
 

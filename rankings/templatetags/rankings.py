@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+import celtictext
 from rankings.serializers import rounded
 
 register = template.Library()
@@ -28,9 +29,5 @@ def signed(value: float | None) -> str:
 
 @register.filter
 def score(value: float) -> str:
-    """A score as people write it: 1, ½, 0, 2½."""
-    whole = int(value)
-    half = value - whole >= 0.5
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
+    """A score as people write it: 1, ½, 0, 2½ (``celtictext.points``, as everywhere)."""
+    return celtictext.points(value)

@@ -65,6 +65,13 @@ def test_bad_limits_are_named_per_field(organiser):
     answer = client.post(f"{A}/", {"name": "Club", "challenge_range": 0}, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
     assert answer.json()["errors"] == {"challenge_range": "From 1 to 50 places."}
+    absurd = {"challenge_range": 100000, "inactivity_days": -1}
+    answer = client.post(f"{A}/", {"name": "Club", **absurd}, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+    assert answer.json()["errors"] == {
+        "challenge_range": "From 1 to 50 places.",
+        "inactivity_days": "From 7 to 365 days.",
+    }
 
 
 def test_values_of_the_wrong_json_type_are_refused_not_converted(make_ladder, organiser):

@@ -173,3 +173,21 @@ def test_players_who_turned_challenge_emails_off_get_none(make_ladder, commit):
     with commit():
         services.ladder_challenge(ladder_id=ladder.pk, challenger=keen, defender_id=quiet.pk)
     assert not OutboxEmail.objects.filter(event="ladder_challenge").exists()
+
+
+def test_a_player_removed_during_the_game_is_told_so_in_words(
+    make_ladder, organiser, clock, commit
+):
+    ladder = make_ladder()
+    x, z = make_user("x"), make_user("z")
+    for user in (x, z):
+        services.ladder_join(ladder_id=ladder.pk, user=user)
+    with commit():
+        made = services.ladder_challenge(ladder_id=ladder.pk, challenger=z, defender_id=x.pk)
+    services.ladder_player_remove(
+        ladder_id=ladder.pk, actor=organiser, player_id=z.pk, reason="Left the club"
+    )
+    finish(made.game, "1-0", commit=commit)
+    email = OutboxEmail.objects.get(event="ladder_result", recipient=z)
+    assert email.subject == "Club Ladder: you won against x; you are no longer on the ladder"
+    assert "You are no longer on the ladder." in email.body_text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from accounts.selectors import profile_get
 from ladders import services
 from ladders.models import LadderChallenge
 from tests.accounts.factories import make_user
@@ -85,3 +86,28 @@ def test_the_organiser_removes_a_player_from_the_page_and_nobody_else_sees_the_f
 
     assert "bob is removed from Club Ladder." in done.content.decode()
     assert names(ladder) == ["ann"]
+
+
+def _named(user, display_name: str):
+    profile = profile_get(user=user)
+    profile.display_name = display_name
+    profile.save()
+    return user
+
+
+def test_challenges_being_played_show_the_places_now_and_display_names(make_ladder, commit):
+    ladder = make_ladder(challenge_range=1)
+    ann, bob, gwen = (make_user(n) for n in ("ann", "bob", "gwen"))
+    _named(gwen, "Gwen Celt")
+    for user in (ann, bob, gwen):
+        services.ladder_join(ladder_id=ladder.pk, user=user)
+    with commit():
+        services.ladder_challenge(ladder_id=ladder.pk, challenger=gwen, defender_id=bob.pk)
+    services.ladder_leave(ladder_id=ladder.pk, user=ann)  # everyone below moves up one
+
+    page = Client().get(f"/ladders/{ladder.pk}/").content.decode()
+
+    playing = page.split("Challenges being played")[1].split("</section>")[0]
+    assert ">Gwen Celt</a> (2) v " in playing and ">bob</a> (1)" in playing
+    assert page.count(">Gwen Celt</a>") >= 3  # the places, the challenge and the history
+    assert ">gwen</a>" not in page

@@ -254,6 +254,18 @@ def test_bad_input_is_refused_with_what_is_wrong(world):
     body = answer.json()
     assert body["code"] == "invalid_settings"
     assert set(body["errors"]) == {"division_size", "promotion_count", "tiebreaks"}
+    absurd = {"registration_days": 100000, "season_days": 40000, "division_size": -8}
+    answer = org.post(
+        f"{L}/",
+        {"name": "Absurd", "first_registration_opens_at": T0.isoformat(), **absurd},
+        format="json",
+    )
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+    assert answer.json()["errors"] == {
+        "division_size": "From 3 to 30 players, not -8.",
+        "season_days": "From 7 to 365 days, not 40000.",
+        "registration_days": "From 1 to 90 days, not 100000.",
+    }
     answer = org.post(
         f"{L}/seasons/{world['season'].pk}/move/",
         {"player_id": world["users"]["outsider"].pk, "tier": 1, "reason": "x"},

@@ -166,26 +166,39 @@ def test_counts_left_empty_are_two_as_in_the_api(organiser, clock):
     [
         ({"name": "   "}, "name", "This field is required."),
         ({"name": "x" * 151}, "name", "Ensure this value has at most 150 characters (it has 151)."),
-        ({"division_min_size": "2"}, "division_min_size", "At least 3 players, so that a"),
-        ({"division_size": "3"}, "division_size", "At least the minimum size (4)."),
+        ({"division_min_size": "2"}, "division_min_size", "From 3 to 30 players, not 2."),
+        (
+            {"division_size": "3"},
+            "division_size",
+            "At least the smallest division (4 players), not 3.",
+        ),
         ({"division_size": "six"}, "division_size", "Enter a whole number."),
-        ({"division_size": "-1"}, "division_size", "greater than or equal to 0."),
+        ({"division_size": "-1"}, "division_size", "From 3 to 30 players, not -1."),
         (
             {"promotion_count": "1"},
             "promotion_count",
             "Give either a count or a percent, not both.",
         ),
-        ({"promotion_percent": "50"}, "promotion_percent", "From 0 to 49 (% of the division)."),
+        (
+            {"promotion_percent": "50"},
+            "promotion_percent",
+            "From 0 to 49 percent of the division, not 50.",
+        ),
         (
             {"relegation_count": "3"},
             "relegation_count",
-            "At most half the minimum division size (2).",
+            "From 0 to 2 players (half the smallest division), not 3.",
         ),
         ({"tiebreaks": "de, nonsense"}, "tiebreaks", "Unknown tie-break(s): nonsense."),
         ({"tiebreak_edition": "1999"}, "tiebreak_edition", "Select a valid choice."),
         ({"withdrawal_policy": "vanish"}, "withdrawal_policy", "Select a valid choice."),
-        ({"season_days": "6"}, "season_days", "At least 7 days."),
-        ({"registration_days": "0"}, "registration_days", "At least 1 day."),
+        ({"season_days": "6"}, "season_days", "From 7 to 365 days, not 6."),
+        ({"registration_days": "0"}, "registration_days", "From 1 to 90 days, not 0."),
+        (
+            {"registration_days": "100000"},
+            "registration_days",
+            "From 1 to 90 days, not 100000.",
+        ),
         ({"first_registration_opens_at": ""}, "first_registration_opens_at", "required"),
         (
             {"first_registration_opens_at": "next Tuesday"},
@@ -235,7 +248,7 @@ def test_a_name_taken_in_any_case_is_refused_and_the_rules_are_kept(organiser, c
     assert answer.status_code == 400
     assert field_errors(answer) == {
         "name": ["There is already a league called 'Samhain League'."],
-        "season_days": ["At least 7 days."],
+        "season_days": ["From 7 to 365 days, not 5."],
     }
     form = answer.context["form"]
     assert (form["division_size"].value(), form["tiebreaks"].value()) == ("6", "SB, de")
@@ -359,7 +372,7 @@ def test_a_bad_change_is_shown_and_nothing_is_saved(organiser, league):
 
     assert answer.status_code == 400
     assert field_errors(answer) == {
-        "division_size": ["At least the minimum size (4)."],
+        "division_size": ["At least the smallest division (4 players), not 3."],
         "promotion_count": ["Give either a count or a percent, not both."],
     }
     league.refresh_from_db()

@@ -82,7 +82,8 @@ def test_a_player_registers_chooses_this_season_only_and_cancels(organiser, cloc
     done = client.post(url + "register/", {"this_season_only": "on"}, follow=True)
     assert messages_of(done) == [f"You are registered for {season}."]
     assert Membership.objects.get(player=player).this_season_only is True
-    client.post(url + "carry/", follow=True)
+    carried = client.post(url + "carry/", follow=True)
+    assert messages_of(carried) == ["You will be carried into the next season."]
     assert Membership.objects.get(player=player).this_season_only is False
     again = client.post(url + "register/", follow=True)
     assert messages_of(again) == [f"You are already registered for {season}."]
@@ -111,9 +112,28 @@ def test_the_organiser_moves_a_player_from_the_page(organiser, clock):
     done = client.post(
         url + "move/", {"player": player.pk, "tier": 2, "reason": "club level"}, follow=True
     )
-    assert messages_of(done) == ["The player is moved."]
+    assert messages_of(done) == ["mover starts in division 2."]
     assert Membership.objects.get(player=player).tier_requested == 2
     assert AuditEntry.objects.filter(action=LEAGUE_MOVE).count() == 1
     bad = client.post(url + "move/", {"player": player.pk, "tier": 2, "reason": ""}, follow=True)
     assert messages_of(bad) == ["This field is required."]
     assert League.objects.count() == 1
+
+
+def test_the_history_names_every_player_sharing_a_division_win(demo):
+    league = demo
+    first = league.seasons.get(number=1)
+    division = first.divisions.get(tier=1, rookie=False)
+    sharing = division.tournament.entries.filter(final_rank=1).order_by("seed", "pk")
+    names = [e.player.profile.display_name or e.player.username for e in sharing]
+    assert len(names) == 3  # the demo's first season ends in a three-way tie on top
+
+    history = Client().get(f"/leagues/{league.pk}/history/").content.decode()
+    api = Client().get(f"/api/v1/leagues/{league.pk}/history/").json()
+
+    season_one = history[history.index(">Season 1<") :]
+    row = re.search(r"Division 1: <strong>(.*?)</strong>", season_one).group(1)
+    assert all(name in row for name in names) and "(shared)" in row, row
+    season = next(s for s in api["seasons"] if s["season"] == 1)
+    shared = next(w["winner"] for w in season["winners"] if w["division"] == "Division 1")
+    assert shared == f"{names[0]}, {names[1]} and {names[2]}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from leagues import services
+from leagues import errors, services
 from leagues.models import Membership, Season
 from notifications.models import OutboxEmail
 from tests.accounts.factories import make_superuser, make_user
@@ -48,10 +48,10 @@ def test_bad_rules_are_named_together(organiser):
         )
     assert refused.value.code == "invalid_settings"
     assert refused.value.extra["errors"] == {
-        "division_size": "At least the minimum size (5).",
-        "relegation_percent": "From 0 to 49 (% of the division).",
+        "division_size": "At least the smallest division (5 players), not 4.",
+        "relegation_percent": "From 0 to 49 percent of the division, not 60.",
         "tiebreaks": "Unknown tie-break(s): nope.",
-        "season_days": "At least 7 days.",
+        "season_days": "From 7 to 365 days, not 3.",
     }
     assert code_of(league, organiser=organiser, colour="red") == "unknown_setting"
 
@@ -63,7 +63,12 @@ def test_registration_refusals(organiser, clock):
     season = lg.seasons.get()
     player = make_user("pl")
     assert season.status == "planned"
-    assert code_of(services.season_register, season_id=season.pk, user=player) == "wrong_status"
+    with pytest.raises(errors.WrongSeasonStatus) as refused:
+        services.season_register(season_id=season.pk, user=player)
+    assert refused.value.detail == (
+        "You cannot register now: Later season 1 is not open for registration yet. "
+        "That is possible only while the season is open for registration."
+    )
     assert code_of(services.season_register, season_id=999, user=player) == "season_not_found"
     clock(T0 + 3 * DAY)
     services.leagues_advance(now=T0 + 3 * DAY)
@@ -92,6 +97,9 @@ def test_moves_need_the_organiser_a_reason_and_a_season_not_started(organiser, c
         code_of(services.season_player_move, actor=organiser, reason="  ", **move)
         == "reason_required"
     )
+    with pytest.raises(errors.InvalidLeagueSettings) as refused:
+        services.season_player_move(actor=organiser, reason="r", **{**move, "tier": 40000})
+    assert refused.value.detail == "The division must be from 1 (the top one) to 100, not 40000."
     services.season_player_move(actor=organiser, reason="strong", **move)
     Season.objects.filter(pk=season.pk).update(status="running")
     assert (
@@ -197,9 +205,8 @@ def test_league_emails_follow_each_players_settings(organiser, clock, beat, comm
     beat()
     ends = OutboxEmail.objects.filter(event="league_season_end")
     assert sorted(ends.values_list("recipient__username", flat=True)) == ["keen", "third"]
-    assert (
-        "You finished 1 in Division 1: you stay in division 1" in ends.get(recipient=keen).body_text
-    )
+    keen_email = ends.get(recipient=keen).body_text
+    assert "You finished in place 1 of Division 1: you stay in division 1" in keen_email
 
 
 def test_only_its_organiser_or_a_superuser_changes_a_league(organiser, clock):

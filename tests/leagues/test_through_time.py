@@ -154,7 +154,8 @@ def test_two_seasons_with_promotions_relegations_a_leaver_a_newcomer_and_rookies
     assert carried == ["p1", "p3", "p4", "p5", "p6", "p7", "p8"]  # p2 played one season only
     end_email = OutboxEmail.objects.get(event="league_season_end", recipient=p["p5"])
     assert end_email.subject == "Tuesday League, season 1: promoted!"
-    assert "You finished 1 in Division 2: you are promoted to division 1" in end_email.body_text
+    promoted = "You finished in place 1 of Division 2: you are promoted to division 1"
+    assert promoted in end_email.body_text
     assert "You are registered for the next season" in end_email.body_text
     p2_email = OutboxEmail.objects.get(event="league_season_end", recipient=p["p2"])
     assert "You are not registered for the next season" in p2_email.body_text
@@ -247,10 +248,11 @@ def test_two_seasons_with_promotions_relegations_a_leaver_a_newcomer_and_rookies
 
     # --- the history -------------------------------------------------------------------------
     winners, paths = selectors.league_history(league=league)
-    assert [(w.season.number, w.winners) for w in winners] == [
+    assert [(w.season.number, [(d, name) for d, name, _ in w.winners]) for w in winners] == [
         (2, [("Division 1", "p5"), ("Division 2", "p4"), ("Rookies", "n1")]),
         (1, [("Division 1", "p1"), ("Division 2", "p5")]),
     ]  # season 3 has no divisions yet
+    assert winners[0].winners[0][2] == [p["p5"]]  # the users, for the page's player_link
     path = {
         x.name: [(s.season_number, s.division, s.place, s.outcome) for s in x.steps] for x in paths
     }

@@ -32,10 +32,11 @@ def test_every_app_registers_its_own_emails() -> None:
         "league_season_open",
         "league_division",
         "league_season_end",
+        "league_invitation",
         "ladder_challenge",
         "ladder_result",
     } <= keys
-    assert len(keys) == len(Event.values) + 9
+    assert len(keys) == len(Event.values) + 10
 
 
 def test_an_event_carries_its_label_switch_and_digest() -> None:

@@ -171,6 +171,14 @@ CASES: dict[str, tuple[Request, tuple[int, ...]]] = {
         lambda w: ("get", f"{T}/{w.running().pk}/crosstable/", None),
         (200, 200, 200, 200, 200, 200, 200, 200),
     ),
+    "round table of a private event": (
+        lambda w: ("get", f"{T}/{w.running(public=False).pk}/rounds-table/", None),
+        (404, 200, 404, 200, 404, 404, 200, 200),
+    ),
+    "bracket of a private knockout": (
+        lambda w: ("get", f"{T}/{w.running(public=False, format='knockout').pk}/bracket/", None),
+        (404, 200, 404, 200, 404, 404, 200, 200),
+    ),
     "TRF export": (
         lambda w: ("get", f"{T}/{w.running().pk}/trf/", None),
         (200, 200, 200, 200, 200, 200, 200, 200),

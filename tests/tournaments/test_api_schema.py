@@ -22,6 +22,8 @@ OPERATIONS = {
     },
     f"{T}/{{tournament_id}}/standings/": {"get": {"200", "404"}},
     f"{T}/{{tournament_id}}/crosstable/": {"get": {"200", "404"}},
+    f"{T}/{{tournament_id}}/rounds-table/": {"get": {"200", "404"}},
+    f"{T}/{{tournament_id}}/bracket/": {"get": {"200", "404"}},
     f"{T}/{{tournament_id}}/trf/": {"get": {"200", "404", "409"}},
     f"{T}/{{tournament_id}}/register/": {"post": {"201", "400", "401", "403", "404", "409"}},
     f"{T}/{{tournament_id}}/withdraw/": {"post": {"200", "401", "404", "409"}},
@@ -132,3 +134,21 @@ def test_the_standings_and_the_trf_download_are_described(schema):
     listing = schema["paths"][f"{T}/"]["get"]
     [status] = [p for p in listing["parameters"] if p["name"] == "status"]
     assert sorted(status["schema"]["enum"]) == ["finished", "open", "running"]
+
+
+def test_the_round_table_and_the_bracket_are_described(schema):
+    components = schema["components"]["schemas"]
+    table = schema["paths"][f"{T}/{{tournament_id}}/rounds-table/"]["get"]["responses"]["200"]
+    assert table["content"]["application/json"]["schema"]["items"]["$ref"].endswith(
+        "/RoundTableOutput"
+    )
+    cell = components["RoundCell"]["properties"]
+    assert set(cell) == {"round", "opponent", "colour", "mark", "points", "pending", "game_id"}
+    assert "½B" in cell["mark"]["description"]
+    bracket = schema["paths"][f"{T}/{{tournament_id}}/bracket/"]["get"]["responses"]["200"]
+    assert bracket["content"]["application/json"]["schema"]["items"]["$ref"].endswith(
+        "/BracketRound"
+    )
+    side = components["BracketSide"]["properties"]
+    assert {"entry_id", "score", "winner", "from_match"} <= set(side)
+    assert "byes" in components["CrosstableRow"]["properties"]

@@ -164,3 +164,87 @@ def test_fifty_rounds_are_accepted(orga):
     )
 
     assert created.status_code == 201, created.json()
+
+
+@pytest.mark.parametrize(
+    ("given", "field", "message"),
+    [
+        ({"round_duration_days": 0}, "round_duration_days", "From 1 to 365 days, or empty"),
+        ({"round_interval_days": 0}, "round_interval_days", "From 1 to 365 days, or empty"),
+        (
+            {"format": "knockout", "knockout_extra_pairs": 32767},
+            "knockout_extra_pairs",
+            "From 0 to 10 pairs of games",
+        ),
+        ({"min_finished_games": 32767}, "min_finished_games", "From 0 to 1000 games"),
+        ({"max_running_games": 0}, "max_running_games", "From 1 to 1000 games, or empty"),
+        ({"rating_min": 32767}, "rating_min", "From 0 to 4000 rating points, or empty"),
+        ({"cycles": 3}, "cycles", "From 1 to 2 cycles"),
+        ({"min_players": 1}, "min_players", "From 2 to 32767 players"),
+        ({"section_size": 2}, "section_size", "From 3 to 32767 players per section, or empty"),
+        (
+            {"format": "swiss", "rounds_planned": 7, "forfeits_to_withdraw": 8},
+            "forfeits_to_withdraw",
+            "At most the number of rounds (7), or empty",
+        ),
+        ({"rounds_planned": 5}, "rounds_planned", "Only a Swiss event uses this setting."),
+    ],
+)
+def test_a_number_setting_outside_its_range_is_refused_naming_the_range(
+    orga, given, field, message
+):
+    """Absurd values were stored and ignored (a 0-day round) or broke the event."""
+    created = orga.post(T, {"name": "Beltane Open", **given}, format="json")
+    swiss = {"format": "swiss", "rounds_planned": 7} if given.get("format") == "swiss" else {}
+    draft = orga.post(T, {"name": "Imbolc Open", "format": "round_robin", **swiss})
+    changed = orga.patch(f"{T}{draft.json()['id']}/", given, format="json")
+
+    for answer in (created, changed):
+        assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+        assert set(answer.json()["errors"]) == {field}
+        assert answer.json()["errors"][field].startswith(message)
+        assert f"{field}: {message}" in answer.json()["detail"]
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Imbolc Open"]
+
+
+def test_the_ranges_are_those_of_the_openapi_document(orga):
+    document = orga.get("/api/schema/?format=json").json()
+    settings = document["components"]["schemas"]["TournamentSettingsInputRequest"]["properties"]
+
+    ranges = {
+        name: (settings[name]["minimum"], settings[name]["maximum"])
+        for name in ("round_duration_days", "knockout_extra_pairs", "max_running_games")
+    }
+
+    assert ranges == {
+        "round_duration_days": (1, 365),
+        "knockout_extra_pairs": (0, 10),
+        "max_running_games": (1, 1000),
+    }
+
+
+KNOCKOUT_ONLY = "Only a knockout uses this setting."
+
+
+@pytest.mark.parametrize(
+    ("given", "field", "message"),
+    [
+        ({"knockout_extra_pairs": 3}, "knockout_extra_pairs", KNOCKOUT_ONLY),
+        ({"knockout_decider": "organiser"}, "knockout_decider", KNOCKOUT_ONLY),
+        (
+            {"format": "swiss", "rounds_planned": 5, "cycles": 2},
+            "cycles",
+            "Only a round robin uses this setting.",
+        ),
+        (
+            {"format": "knockout", "half_point_byes_max": 1},
+            "half_point_byes_max",
+            "Only a Swiss event uses this setting.",
+        ),
+    ],
+)
+def test_a_setting_of_another_format_is_refused_not_stored_and_ignored(orga, given, field, message):
+    answer = orga.post(T, {"name": "Beltane Open", **given}, format="json")
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_settings")
+    assert answer.json()["errors"] == {field: message}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+
 import pytest
 
 from notifications.email_events import email_event_get
@@ -9,6 +12,8 @@ from notifications.models import OutboxEmail
 from tests.accounts.factories import make_user
 from tests.notifications.conftest import game_start_quietly, set_profile
 from tournaments import emails
+from tournaments.models import Tournament
+from tournaments.selectors import StandingsRow
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +64,30 @@ def test_round_emails_follow_the_challenge_switch(alice, bob):
     game = game_start_quietly(orange=alice, blue=bob)
     emails.round_started(tournament_name="League", round_number=1, games=[game])
     assert list(OutboxEmail.objects.values_list("recipient__username", flat=True)) == ["alice"]
+
+
+def test_the_final_standings_write_points_and_places_as_people_do(alice, bob):
+    """Points as on the pages (2½, not 5/2; 1, not 1.0) and places as words of order."""
+    organiser = make_user("orga")
+    tournament = Tournament.objects.create(
+        organiser=organiser, name="Hazel Swiss", format="swiss", status="finished"
+    )
+    rows = []
+    for rank, (user, points) in enumerate([(alice, Fraction(5, 2)), (bob, Fraction(1))], 1):
+        entry = tournament.entries.create(
+            player=user,
+            name=user.username,
+            status="active",
+            seed=rank,
+            final_rank=rank + 9,
+            final_points=Decimal(points.numerator) / points.denominator,
+        )
+        rows.append(StandingsRow(1, rank + 9, entry.pk, rank, entry.name, user, points, {}, False))
+
+    emails.finished(tournament=tournament, standings=rows)
+
+    bodies = {r.recipient.username: r.body_text for r in OutboxEmail.objects.all()}
+    assert "10. alice 2½\n11. bob 1\n" in bodies["alice"]
+    assert "You finished 10th with 2½ points." in bodies["alice"]
+    assert "You finished 11th with 1 point." in bodies["bob"]
+    assert "5/2" not in bodies["alice"] and "1.0" not in bodies["bob"]

@@ -321,3 +321,149 @@ def test_staff_with_one_permission_see_only_its_actions(make_tournament, organis
     )
 
     assert (html.count(">Remove</button>"), html.count("Adjudicate…")) == (4, 0)
+
+
+def test_the_form_shows_a_setting_out_of_range_on_its_field(organiser):
+    """The page refuses what the API refuses, with the same words, on the field."""
+    client = login(organiser)
+    form = client.get("/tournaments/new/").context["form"]
+    data = {
+        name: value
+        for name, value in ((n, form[n].value()) for n in form.fields)
+        if value is not None and value is not False
+    }
+
+    refused = client.post(
+        "/tournaments/new/", {**data, "name": "Lammas Cup", "round_duration_days": 0}
+    )
+
+    assert refused.status_code == 400
+    assert refused.context["form"].errors["round_duration_days"] == [
+        "From 1 to 365 days, or empty; not 0."
+    ]
+    assert not Tournament.objects.exists()
+
+
+# --- The settings form: one fieldset per format ----------------------------------------------
+
+FORMAT_FIELDS = {
+    "round_robin": {"cycles", "section_size", "withdrawal_policy"},
+    "knockout": {"knockout_extra_pairs", "knockout_decider"},
+    "swiss": {
+        "rounds_planned",
+        "late_entry_last_round",
+        "late_entry_bye",
+        "half_point_byes_max",
+        "forfeits_to_withdraw",
+        "accelerated",
+    },
+}
+
+
+def _inputs(html: str) -> set[str]:
+    return set(re.findall(r'<(?:input|select|textarea)[^>]*\bname="([a-z_]+)"', html))
+
+
+def _format_fieldsets(html: str) -> dict[str, str]:
+    return dict(
+        re.findall(r'<fieldset[^>]*data-format="([a-z_]+)"[^>]*>(.*?)</fieldset>', html, re.S)
+    )
+
+
+@pytest.mark.parametrize("url", ["/tournaments/new/", "manage"])
+def test_the_settings_form_has_one_fieldset_per_format_with_all_its_settings(
+    make_tournament, organiser, url
+):
+    """The Swiss settings were on no page; every format's fields were shown at once."""
+    if url == "manage":
+        url = f"/tournaments/{make_tournament(name='Ash Cup').pk}/manage/"
+    html = login(organiser).get(url).content.decode()
+
+    fieldsets = _format_fieldsets(html)
+    shared = re.sub(r'<fieldset[^>]*data-format="[a-z_]+".*?</fieldset>', "", html, flags=re.S)
+
+    assert {name: _inputs(part) for name, part in fieldsets.items()} == FORMAT_FIELDS
+    assert not _inputs(shared) & set().union(*FORMAT_FIELDS.values())
+    assert {"name", "format", "tiebreaks", "start_mode", "clock_kind"} <= _inputs(shared)
+    assert 'src="/static/tournaments/settings_form.js"' in html
+
+
+def _new_event(**fields):
+    """The new-event form as a browser without scripts sends it: every format's fields."""
+    return {
+        "name": "Lammas Swiss",
+        "format": "swiss",
+        "cycles": 1,
+        "rounds_planned": 5,
+        "late_entry_bye": "Z",
+        "half_point_byes_max": 0,
+        "registration_mode": "open",
+        "min_players": 2,
+        "start_mode": "by_organiser",
+        "round_start_mode": "round_by_round",
+        "knockout_extra_pairs": 1,
+        "knockout_decider": "higher_seed",
+        "withdrawal_policy": "half_rule",
+        "tiebreak_edition": "2026",
+        "min_finished_games": 0,
+        "clock_kind": "per_move",
+        "days_per_move": 3,
+        "bank_days": 10,
+        "increment_days": 2,
+        "max_days": 20,
+        **fields,
+    }
+
+
+def test_a_swiss_is_created_with_its_settings_from_the_form(organiser):
+    form = _new_event(
+        rounds_planned=7,
+        late_entry_last_round=3,
+        late_entry_bye="H",
+        half_point_byes_max=2,
+        forfeits_to_withdraw=2,
+        accelerated="on",
+    )
+
+    created = login(organiser).post("/tournaments/new/", form)
+
+    assert created.status_code == 302, created.context["form"].errors
+    swiss = Tournament.objects.get()
+    assert (
+        swiss.rounds_planned,
+        swiss.late_entry_last_round,
+        swiss.late_entry_bye,
+        swiss.half_point_byes_max,
+        swiss.forfeits_to_withdraw,
+        swiss.accelerated,
+    ) == (7, 3, "H", 2, 2, True)
+
+
+def test_the_fields_of_the_formats_not_chosen_are_not_taken(organiser):
+    """Without scripts a browser sends them all; with the script it sends only the chosen
+    format's (the others' fieldsets are disabled): either way the event is the one chosen."""
+    client = login(organiser)
+    everything = _new_event(
+        name="Rowan RR", format="round_robin", cycles=2, late_entry_last_round=3
+    )
+    only_swiss = {k: v for k, v in _new_event().items() if k not in FORMAT_FIELDS["round_robin"]}
+    only_swiss = {k: v for k, v in only_swiss.items() if k not in FORMAT_FIELDS["knockout"]}
+
+    for form in (everything, only_swiss):
+        answer = client.post("/tournaments/new/", form)
+        assert answer.status_code == 302, answer.context["form"].errors
+
+    rr = Tournament.objects.get(name="Rowan RR")
+    swiss = Tournament.objects.get(name="Lammas Swiss")
+    assert (rr.format, rr.cycles, rr.rounds_planned, rr.late_entry_last_round) == (
+        "round_robin",
+        2,
+        None,
+        None,
+    )
+    assert (swiss.format, swiss.rounds_planned, swiss.cycles, swiss.knockout_extra_pairs) == (
+        "swiss",
+        5,
+        1,
+        1,
+    )

@@ -88,8 +88,8 @@ def test_the_organiser_enters_an_absence_and_forbidden_pairs(swiss, organiser, p
         {"entry": p3.pk, "kind": "Z", "round": 2, "reason": "no answer", "back": "manage"},
         follow=True,
     )
-    assert messages_of(entered) == ["p3: absent (no points) in round 2."]
-    assert "Round 2: p3, absent (no points)" in entered.content.decode()
+    assert messages_of(entered) == ["p3: zero-point bye in round 2."]
+    assert "Round 2: p3, zero-point bye" in entered.content.decode()
     assert AuditEntry.objects.get(action="tournament_bye").reason == "no answer"
     missing = client.post(f"{manage}byes/", {"entry": p3.pk, "kind": "Z"}, follow=True)
     assert any(m.startswith("Choose the player, the kind") for m in messages_of(missing))

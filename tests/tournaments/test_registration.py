@@ -226,6 +226,28 @@ def test_cancel_registration_before_the_start(make_tournament, players):
     assert isinstance(error, errors.NotInTournament)
 
 
+def test_a_registration_cannot_be_cancelled_once_started_or_over_and_says_so_plainly(
+    make_tournament, organiser, players
+):
+    tournament = make_tournament(name="Samhain Open")
+    register_all(tournament, players[:2])
+    services.tournament_start(tournament_id=tournament.pk, actor=organiser)
+
+    def cancel() -> None:
+        services.registration_cancel(tournament_id=tournament.pk, user=players[0])
+
+    running = refusal(cancel)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    over = refusal(cancel)
+
+    assert running.detail == (
+        "Samhain Open has started, so a registration can no longer be cancelled; "
+        "withdraw from the event instead."
+    )
+    assert over.detail == "Samhain Open is over, so there is nothing left to withdraw from."
+    assert "(" not in running.detail + over.detail
+
+
 # --- start ---------------------------------------------------------------------------------
 
 

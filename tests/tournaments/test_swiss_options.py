@@ -91,7 +91,7 @@ def test_swiss_settings_are_refused_for_other_formats_and_checked(make_tournamen
         "late_entry_last_round": "A round from 2 to the number of rounds (5), or empty.",
         "late_entry_bye": "Z (no points) or H (half a point) per missed round.",
         "half_point_byes_max": "At most the number of rounds (5).",
-        "forfeits_to_withdraw": "At least 1, or empty.",
+        "forfeits_to_withdraw": "From 1 to 50 forfeits, or empty; not 0.",
     }
 
 

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.accounts.factories import make_superuser
+from tests.games.conftest import token_client
 from tests.tournaments.conftest import T0, finish, register_all
 from tournaments import selectors, services
 from tournaments.models import Bye, Entry, Tournament, TournamentGame
@@ -154,3 +155,23 @@ def test_export_errors_are_clear(make_tournament):
     knockout.save()
     with pytest.raises(CommandError, match="knockout cannot be exported"):
         export(knockout.pk)
+
+
+@pytest.mark.parametrize("text", ["   ", "\x0b\x0c\x1c\x1d\x1e", "012 Nothing\n"])
+def test_the_api_refuses_a_file_without_players_exactly_as_the_command_does(
+    tmp_path, organiser, text
+):
+    """A blank file (or control characters) made a public empty "Imported event"."""
+    api = token_client(organiser)
+    empty = tmp_path / "empty.trf"
+    empty.write_text(text, encoding="utf-8")
+
+    answer = api.post("/api/v1/tournaments/import-trf/", {"trf": text}, format="json")
+    with pytest.raises(CommandError) as refused:
+        import_file(empty, "--organiser", "orga")
+
+    assert (answer.status_code, answer.json()["code"]) == (400, "trf_invalid")
+    message = "The TRF file has no player lines (001); is it a TRF file?"
+    assert answer.json()["detail"] == message
+    assert str(refused.value) == f"{empty}: {message}"
+    assert not Tournament.objects.exists()

@@ -25,7 +25,7 @@ def import_file():
     organiser = grant(make_user("orga"), "organise_tournament")
 
     def run(name: str = "") -> Tournament:
-        trf = parse_trf("012 Winter Cup\n")
+        trf = parse_trf("012 Winter Cup\n001    1      A\n")
         return services.tournament_import_trf(trf=trf, organiser=organiser, name=name, now=NOW)
 
     return run

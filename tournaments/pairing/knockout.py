@@ -15,7 +15,7 @@ is not tied, or the organiser decides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -250,3 +250,46 @@ def _check_games(games: Sequence[MatchGame], higher_seed: int, lower_seed: int) 
             raise PairingError(
                 f"Games {number - 1} and {number} form a pair and must have opposite colours."
             )
+
+
+# --- Final places ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KnockoutPlace:
+    """A player's place by the stage reached: ``first``..``last`` are shared by everyone who
+    went out in the same round (3 to 4 for the semi-finalists); ``out_in`` is that round, None
+    for the winner and for players still in."""
+
+    first: int
+    last: int
+    out_in: int | None
+
+
+def knockout_places(exits: Mapping[int, int | None]) -> dict[int, KnockoutPlace]:
+    """Places by the round each player went out in (``exits``: player -> round lost in, None
+    if not out), never by points: a player who went out later ranks higher, however many
+    games they won; those still in (the winner, once it is over) share the top places."""
+    if any(out is not None and out < 1 for out in exits.values()):
+        raise PairingError(f"Rounds are numbered from 1: {dict(exits)}.")
+    last_round = max((out for out in exits.values() if out is not None), default=0)
+
+    def stage(player: int) -> int:  # higher is better
+        out = exits[player]
+        return last_round + 1 if out is None else out
+
+    places = {}
+    for player in exits:
+        above = sum(1 for other in exits if stage(other) > stage(player))
+        level = sum(1 for other in exits if stage(other) == stage(player))
+        places[player] = KnockoutPlace(above + 1, above + level, exits[player])
+    return places
+
+
+def knockout_round_name(number: int, rounds: int) -> str:
+    """A round's name in a knockout of ``rounds`` rounds: Final, Semi-finals,
+    Quarter-finals, else Round n."""
+    if not 1 <= number <= rounds:
+        raise PairingError(f"A knockout of {rounds} rounds has no round {number}.")
+    names = {rounds: "Final", rounds - 1: "Semi-finals", rounds - 2: "Quarter-finals"}
+    return names.get(number, f"Round {number}")

@@ -26,6 +26,7 @@ from tournaments.services.common import (
 )
 from tournaments.services.formats.base import SWISS_ONLY_DEFAULTS
 from tournaments.services.knockout import knockout_match_decide
+from tournaments.services.limits import SETTING_RANGES
 from tournaments.services.organiser import round_dates_set, round_pair_manually, tournament_cancel
 from tournaments.services.registration import (
     entry_approve,
@@ -50,6 +51,7 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.setup import (
     SETTING_FIELDS,
+    TIEBREAKS_HELP,
     tournament_create,
     tournament_round_robin_start_with,
     tournament_update,
@@ -68,7 +70,9 @@ __all__ = [
     "MANAGE_ENTRIES_PERMISSION",
     "ORGANISE_PERMISSION",
     "SETTING_FIELDS",
+    "SETTING_RANGES",
     "SWISS_ONLY_DEFAULTS",
+    "TIEBREAKS_HELP",
     "Result",
     "User",
     "bye_enter",

@@ -23,12 +23,25 @@ def _tournament_locked(tournament_id: int) -> Tournament:
         raise errors.TournamentNotFound(f"There is no tournament #{tournament_id}.") from None
 
 
+#: How a sentence says an event is in each status ("Samhain Open is ...").
+STATUS_PHRASES = {
+    Tournament.Status.DRAFT: "a draft",
+    Tournament.Status.REGISTRATION: "open for registration",
+    Tournament.Status.RUNNING: "under way",
+    Tournament.Status.FINISHED: "over",
+    Tournament.Status.CANCELLED: "cancelled",
+}
+
+
 def _require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
+    """WrongStatus unless the event is in one of the ``allowed`` statuses; the message says
+    what it is and when ``doing`` is possible, e.g. "Samhain Open is over: you can change it
+    only while it is a draft or open for registration." """
     if tournament.status not in allowed:
-        names = " or ".join(Tournament.Status(s).label.lower() for s in allowed)
+        when = " or ".join(STATUS_PHRASES[Tournament.Status(s)] for s in allowed)
         raise errors.WrongStatus(
-            f"Cannot {doing}: {tournament.name} is {tournament.get_status_display().lower()}, "
-            f"not {names}."
+            f"{tournament.name} is {STATUS_PHRASES[Tournament.Status(tournament.status)]}: "
+            f"you can {doing} only while it is {when}."
         )
 
 

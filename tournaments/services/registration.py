@@ -14,6 +14,7 @@ from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
     MANAGE_ENTRIES_PERMISSION,
     ORGANISE_PERMISSION,
+    STATUS_PHRASES,
     User,
     _entry_with_tournament_locked,
     _require_manager,
@@ -287,12 +288,16 @@ def entry_invite(*, tournament_id: int, actor: User, user: User) -> Entry:
 def registration_cancel(*, tournament_id: int, user: User) -> None:
     """``user`` leaves a tournament that has not started (or declines an invitation)."""
     tournament = _tournament_locked(tournament_id)
-    _require_status(
-        tournament,
-        Tournament.Status.DRAFT,
-        Tournament.Status.REGISTRATION,
-        doing="cancel a registration (withdraw instead)",
-    )
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.WrongStatus(
+            f"{tournament.name} has started, so a registration can no longer be cancelled; "
+            "withdraw from the event instead."
+        )
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise errors.WrongStatus(
+            f"{tournament.name} is {STATUS_PHRASES[Tournament.Status(tournament.status)]}, "
+            "so there is nothing left to withdraw from."
+        )
     deleted, _ = (
         tournament.entries.filter(player=user).exclude(status=Entry.Status.REMOVED).delete()
     )

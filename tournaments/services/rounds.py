@@ -425,7 +425,8 @@ def _finish(tournament: Tournament, *, now: datetime) -> None:
 
 
 def _final_standings_store(tournament: Tournament) -> selectors.Standings:
-    """Store each entry's final rank and points and the winner (first of section 1)."""
+    """Store each entry's final rank and points, and the winner: the one player first in
+    section 1, or none when the tie-breaks leave several sharing first place."""
     standings = selectors.tournament_standings(tournament=tournament)
     rows = {row.entry_id: row for row in standings.rows}
     entries = list(tournament.entries.filter(pk__in=rows))
@@ -434,7 +435,7 @@ def _final_standings_store(tournament: Tournament) -> selectors.Standings:
         points = rows[entry.pk].points
         entry.final_points = Decimal(points.numerator) / Decimal(points.denominator)
     Entry.objects.bulk_update(entries, ["final_rank", "final_points"])
-    winner = next((row for row in standings.rows if row.rank == 1 and row.section == 1), None)
-    tournament.winner = winner.player if winner is not None else None
+    first = [row for row in standings.rows if row.rank == 1 and row.section == 1]
+    tournament.winner = first[0].player if len(first) == 1 else None
     tournament.save(update_fields=["winner"])
     return standings

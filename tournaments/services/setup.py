@@ -8,11 +8,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import lazy
 
 from games.clock import TimeControl
 from tournaments import errors, selectors
 from tournaments.models import Entry, Tournament
-from tournaments.plugins import tournament_format_lookup
+from tournaments.plugins import tournament_format_lookup, tournament_formats
 from tournaments.services.common import (
     ORGANISE_PERMISSION,
     User,
@@ -20,6 +21,8 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
+from tournaments.services.formats.base import TournamentFormat
+from tournaments.services.limits import SETTING_RANGES, rounds_schedule_problem
 from tournaments.services.start import _start
 from tournaments.standings import EDITIONS
 
@@ -63,6 +66,22 @@ SETTING_FIELDS: tuple[str, ...] = (
 )
 
 
+def _tiebreaks_help() -> str:
+    defaults = "; ".join(
+        f"{fmt.code.replace('_', ' ')}: {', '.join(fmt.default_tiebreaks) or 'none'}"
+        for fmt in sorted(tournament_formats().values(), key=lambda f: f.code)
+    )
+    return (
+        "Tie-break codes in order. Left empty, the format's default, as FIDE C.07 recommends "
+        f"({defaults})."
+    )
+
+
+#: What the form and the API say of the tie-break setting, defaults included (lazy: the
+#: formats register when the app is ready).
+TIEBREAKS_HELP = lazy(_tiebreaks_help, str)()
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -85,6 +104,7 @@ def tournament_create(
     tournament = Tournament(organiser=organiser, name=name.strip(), **settings)
     if time_control is not None:
         _set_time_control(tournament, time_control)
+    _tiebreaks_default(tournament)
     _validate(tournament)
     tournament.save()
     return tournament
@@ -105,10 +125,14 @@ def tournament_update(
         tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, doing="change it"
     )
     _reject_unknown(changes)
+    previous_format = tournament.format
     for field, value in changes.items():
         setattr(tournament, field, value.strip() if field == "name" else value)
     if time_control is not None:
         _set_time_control(tournament, time_control)
+    # Tie-breaks left as the old format's default follow the format.
+    kept = None if "tiebreaks" in changes else previous_format
+    _tiebreaks_default(tournament, previous_format=kept)
     _validate(tournament)
     tournament.save()
     return tournament
@@ -141,6 +165,7 @@ def tournament_round_robin_start_with(
     )
     tournament = Tournament(organiser=organiser, name=name.strip(), **settings)
     _set_time_control(tournament, time_control)
+    _tiebreaks_default(tournament)
     _validate(tournament)
     tournament.save()
     Entry.objects.bulk_create(
@@ -165,6 +190,18 @@ def _reject_unknown(settings: dict[str, Any]) -> None:
         )
 
 
+def _tiebreaks_default(t: Tournament, *, previous_format: str | None = None) -> None:
+    """No tie-breaks named means the format's default (``TournamentFormat.default_tiebreaks``);
+    so does the previous format's default once the format changes."""
+    fmt = tournament_format_lookup(format=t.format)
+    if fmt is None:
+        return  # an unknown format: ``_validate`` names it
+    previous = tournament_format_lookup(format=previous_format) if previous_format else None
+    inherited = previous is not None and t.tiebreaks == list(previous.default_tiebreaks)
+    if not t.tiebreaks or inherited:
+        t.tiebreaks = list(fmt.default_tiebreaks)
+
+
 def _set_time_control(tournament: Tournament, tc: TimeControl) -> None:
     for field, value in Tournament.time_control_columns(tc).items():
         setattr(tournament, field, value)
@@ -173,13 +210,14 @@ def _set_time_control(tournament: Tournament, tc: TimeControl) -> None:
 def _validate(t: Tournament) -> None:
     """Check every setting and the rules that tie them together; raise all problems at once."""
     problems = _choice_problems(t)
+    problems.update(_range_problems(t))
     problems.update(_field_problems(t))
     problems.update(_schedule_problems(t))
     fmt = tournament_format_lookup(format=t.format)
     if fmt is not None:
         problems.update(fmt.settings_problems(t))
-    if t.section_size is not None and t.section_size < 3:
-        problems["section_size"] = "At least 3 players per section, or empty."
+        if not problems.keys() & _ROUNDS_FIT_INPUTS:
+            problems.update(_rounds_fit_problems(t, fmt))
     if t.round_start_mode == Tournament.RoundStartMode.ON_DATES and not t.round_interval_days:
         problems["round_interval_days"] = "Required when rounds start on their dates."
     if "format" not in problems and (fmt is None or not fmt.pairing_installed()):
@@ -212,17 +250,27 @@ def _choice_problems(t: Tournament) -> dict[str, str]:
     return problems
 
 
+def _range_problems(t: Tournament) -> dict[str, str]:
+    """Number settings outside their range (``limits.SETTING_RANGES``), each refusal naming
+    the range and the value given."""
+    problems: dict[str, str] = {}
+    for field, allowed in SETTING_RANGES.items():
+        value = getattr(t, field)
+        may_be_empty = Tournament._meta.get_field(field).null
+        if value is None and may_be_empty:
+            continue
+        if value is None or not allowed.low <= value <= allowed.high:
+            problems[field] = f"{allowed.text(may_be_empty=may_be_empty)}; not {value}."
+    return problems
+
+
 def _field_problems(t: Tournament) -> dict[str, str]:
-    """The name, the cycles and the limits on who may enter."""
+    """The name and the limits on who may enter."""
     problems: dict[str, str] = {}
     if not t.name:
         problems["name"] = "A name is required."
     elif Tournament.objects.filter(name__iexact=t.name).exclude(pk=t.pk).exists():
         problems["name"] = f"There is already a tournament called {t.name!r}."
-    if t.cycles not in (1, 2):
-        problems["cycles"] = "1 (single round robin) or 2 (double)."
-    if t.min_players < 2:
-        problems["min_players"] = "At least 2."
     if t.max_players is not None and t.max_players < t.min_players:
         problems["max_players"] = f"At least the minimum ({t.min_players}), or empty."
     if t.rating_min is not None and t.rating_max is not None and t.rating_min > t.rating_max:
@@ -248,6 +296,25 @@ def _schedule_problems(t: Tournament) -> dict[str, str]:
     if t.ends_at and t.starts_at and t.ends_at <= t.starts_at:
         problems["ends_at"] = "After the start date."
     return problems
+
+
+# The settings ``_rounds_fit_problems`` reads: it waits until they are right themselves.
+_ROUNDS_FIT_INPUTS = frozenset(
+    {"min_players", "max_players", "section_size", "cycles", "rounds_planned", "format"}
+    | {"round_start_mode", "round_interval_days", "starts_at", "ends_at"}
+)
+
+
+def _rounds_fit_problems(t: Tournament, fmt: TournamentFormat) -> dict[str, str]:
+    """Rounds on dates from the start date must all start before the end, with the most
+    players the event takes (the minimum when it has no maximum); the start checks again
+    with the players who came (``TournamentFormat.start_problems``)."""
+    if t.starts_at is None:
+        return {}
+    players = t.max_players or t.min_players
+    rounds = fmt.rounds_for(t, players=players)
+    late = rounds_schedule_problem(t, players=players, rounds=rounds, start=t.starts_at)
+    return {"ends_at": late} if late else {}
 
 
 def _standings_problems(t: Tournament) -> dict[str, str]:

@@ -57,15 +57,16 @@ def _start(tournament: Tournament, *, now: datetime, automatic: bool) -> None:
             raise errors.TooFewPlayers(detail)
         _cancel(tournament, note=detail, now=now)
         return
-    problem = tournament_format_for(format=tournament.format).start_problem(
-        tournament, players=len(entries)
+    problems = tournament_format_for(format=tournament.format).start_problems(
+        tournament, players=len(entries), now=now
     )
-    if problem is not None:
+    if problems:
         if not automatic:
-            raise errors.InvalidSettings(
-                f"Invalid settings: rounds_planned: {problem}", errors={"rounds_planned": problem}
-            )
-        _cancel(tournament, note=f"{tournament} cannot start: {problem}", now=now)
+            summary = "; ".join(f"{field}: {text}" for field, text in problems.items())
+            raise errors.InvalidSettings(f"Invalid settings: {summary}", errors=problems)
+        _cancel(
+            tournament, note=f"{tournament} cannot start: {' '.join(problems.values())}", now=now
+        )
         return
     _seed(tournament, entries)
     tournament.status = Tournament.Status.RUNNING

@@ -24,6 +24,8 @@ _BYE_KINDS = {
     Outcome.ZERO_BYE: Bye.Kind.ZERO,
 }
 
+NO_PLAYERS = "The TRF file has no player lines (001); is it a TRF file?"
+
 
 def _name_free_for_import(base: str, *, now: datetime) -> str:
     """``base``, or if taken ``base`` with the import's date, then with a count: the suffix
@@ -56,8 +58,11 @@ def tournament_import_trf(
     gives the file back. ``tiebreaks`` (codes of ``tournaments.standings``) order the
     final standings. A name already taken gets the import's date appended. Raises
     ``InvalidSettings`` (code ``trf_invalid``) naming the round and players of a result the
-    two player lines disagree on.
+    two player lines disagree on, or a file with no player at all (a blank file would
+    otherwise make an empty public event).
     """
+    if not trf.players:
+        raise errors.InvalidSettings(NO_PLAYERS, code="trf_invalid")
     now = now or timezone.now()
     tiebreaks_problem = selectors.tiebreak_codes_problem(codes=list(tiebreaks))
     if tiebreaks_problem:

@@ -1,5 +1,6 @@
 """Standings and tie-breaks as pure functions over round records. No Django, no ORM."""
 
+from tournaments.standings.marks import LEGEND, MARKS, outcome_mark
 from tournaments.standings.places import PlaceRange, possible_places
 from tournaments.standings.records import (
     Colour,
@@ -18,6 +19,8 @@ from tournaments.standings.tiebreaks import EDITIONS, TIEBREAKS, TiebreakValue
 
 __all__ = [
     "EDITIONS",
+    "LEGEND",
+    "MARKS",
     "TIEBREAKS",
     "Colour",
     "Outcome",
@@ -30,5 +33,6 @@ __all__ = [
     "all_tiebreak_values",
     "compute_standings",
     "direct_encounter_ranks",
+    "outcome_mark",
     "possible_places",
 ]

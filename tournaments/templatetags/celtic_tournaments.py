@@ -6,6 +6,8 @@ from fractions import Fraction
 
 from django import template
 
+import celtictext
+
 register = template.Library()
 
 TIEBREAK_NAMES = {
@@ -25,16 +27,9 @@ TIEBREAK_NAMES = {
 
 @register.filter
 def points(value: Fraction | int | float | None) -> str:
-    """2½ for 5/2, 3 for 3, ⅓ fractions as decimals; an empty value as a dash."""
-    if value is None:
-        return "\u2013"  # an en dash
-    value = Fraction(value).limit_denominator(1000)
-    whole, rest = divmod(value, 1)
-    if rest == 0:
-        return str(whole)
-    if rest == Fraction(1, 2):
-        return f"{whole or ''}½"
-    return f"{float(value):.2f}"
+    """2½ for 5/2, 3 for 3, ⅓ fractions as decimals; an empty value as a dash (as the emails
+    write them: ``celtictext.points``)."""
+    return celtictext.points(value)
 
 
 @register.filter

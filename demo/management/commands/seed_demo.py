@@ -5,19 +5,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.services import user_create
+from demo.banner import DEMO_PASSWORD, login_banner
 from games import selectors, services
 from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
 from moderation.services import moderators_group_sync
 from notifications.services import outbox_muted
 
-DEMO_PASSWORD = "celtic-demo"
 PLAYERS = [
     ("alice", "Alice Ó Briain", "IE", "Europe/Dublin"),
     ("bob", "Bob Campbell", "GB", "Europe/London"),
@@ -30,13 +29,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--seed", type=int, default=2009, help="seed for the demo moves")
+        parser.add_argument(
+            "--no-banner",
+            dest="banner",
+            action="store_false",
+            help="leave out how to log in (`make run` prints it once the server answers: "
+            "manage.py demo_banner)",
+        )
 
-    def handle(self, *args: Any, seed: int, **options: Any) -> None:
+    def handle(self, *args: Any, seed: int, banner: bool = True, **options: Any) -> None:
         # The demo's moves and challenges are made by this script before anyone could read
         # about them: queue no email for them, rather than send a burst at start-up.
         with outbox_muted(), transaction.atomic():
             created = self._seed(seed)
-        self._print_welcome(created=created)
+        state = "Demo data created." if created else "Demo data already present."
+        self.stdout.write(self.style.SUCCESS(state))
+        if banner:
+            self.stdout.write(login_banner())
 
     def _seed(self, seed: int) -> bool:
         """Create the demo data unless it is there; returns whether it was created."""
@@ -100,12 +109,3 @@ class Command(BaseCommand):
             services.move_submit(
                 game_id=game.pk, user=player, expected_ply=game.ply, notation=str(move)
             )
-
-    def _print_welcome(self, *, created: bool) -> None:
-        state = "Demo data created." if created else "Demo data already present."
-        self.stdout.write(self.style.SUCCESS(state))
-        self.stdout.write(
-            f"Open {settings.SITE_URL}/ and log in as alice, bob or carol "
-            f"(password {DEMO_PASSWORD!r}); moderator/{DEMO_PASSWORD} for /admin/.\n"
-            f"API docs: {settings.SITE_URL}/api/docs/"
-        )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
@@ -60,7 +61,7 @@ class Command(BaseCommand):
             seed_ladder(now=timezone.now())
             # Made by this script at past dates: drop the emails rather than send a burst.
             OutboxEmail.objects.filter(pk__gt=first_email or 0).delete()
-        self.stdout.write(self.style.SUCCESS("Demo ladder created: http://127.0.0.1:8000/ladders/"))
+        self.stdout.write(self.style.SUCCESS(f"Demo ladder created: {settings.SITE_URL}/ladders/"))
 
 
 @transaction.atomic  # the game_finished receivers run after this, and finds each result recorded

@@ -13,6 +13,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
@@ -64,7 +65,7 @@ class Command(BaseCommand):
             seed_league(now=timezone.now(), rng=random.Random(seed))
             # Made by this script at past dates: drop the emails rather than send a burst.
             OutboxEmail.objects.filter(pk__gt=first_email or 0).delete()
-        self.stdout.write(self.style.SUCCESS("Demo league created: http://127.0.0.1:8000/leagues/"))
+        self.stdout.write(self.style.SUCCESS(f"Demo league created: {settings.SITE_URL}/leagues/"))
 
 
 DAYS_AGO = 7 + 28 + 7 + 2

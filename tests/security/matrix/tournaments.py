@@ -93,6 +93,8 @@ API_ROWS = [
     ApiRow("GET", f"{EVENT}/", OPEN_TO_ALL, ids=_ids("open")),
     ApiRow("GET", f"{EVENT}/standings/", OPEN_TO_ALL, ids=_ids("running")),
     ApiRow("GET", f"{EVENT}/crosstable/", OPEN_TO_ALL, ids=_ids("running")),
+    ApiRow("GET", f"{EVENT}/rounds-table/", OPEN_TO_ALL, ids=_ids("running")),
+    ApiRow("GET", f"{EVENT}/bracket/", OPEN_TO_ALL, ids=_ids("knockout")),
     ApiRow("GET", f"{EVENT}/trf/", OPEN_TO_ALL, ids=_ids("running")),
     # --- organisers: creating needs the organiser permission ---
     ApiRow("POST", f"{V1}/", expect(403, **LOGGED_IN, superuser=201), body={"name": "New"}),

@@ -9,6 +9,7 @@ import pytest
 from tournaments.pairing.base import Pair, PairingError
 from tournaments.pairing.knockout import (
     BracketMatch,
+    KnockoutPlace,
     MatchDecision,
     MatchGame,
     MatchPolicy,
@@ -18,6 +19,8 @@ from tournaments.pairing.knockout import (
     decide_match,
     knockout_bracket,
     knockout_next_round,
+    knockout_places,
+    knockout_round_name,
     knockout_rounds,
 )
 
@@ -282,3 +285,31 @@ def test_policy_refuses_an_unknown_decider() -> None:
         PairingError, match="one of 'higher_seed', 'more_games', 'organiser', not 'coin'"
     ):
         MatchPolicy(decider="coin")  # type: ignore[arg-type]
+
+
+def test_places_go_by_the_round_a_player_went_out_in_shared_within_a_round():
+    exits = {1: None, 2: 3, 3: 2, 4: 2, 5: 1, 6: 1, 7: 1, 8: 1}
+    places = knockout_places(exits)
+    assert places[1] == KnockoutPlace(1, 1, None)
+    assert places[2] == KnockoutPlace(2, 2, 3)
+    assert places[3] == places[4] == KnockoutPlace(3, 4, 2)
+    assert {places[n] for n in (5, 6, 7, 8)} == {KnockoutPlace(5, 8, 1)}
+
+
+def test_players_still_in_share_the_top_places():
+    places = knockout_places({1: None, 2: None, 3: 1})
+    assert [(p.first, p.last) for p in places.values()] == [(1, 2), (1, 2), (3, 3)]
+    with pytest.raises(PairingError, match="numbered from 1"):
+        knockout_places({1: 0})
+
+
+def test_round_names():
+    assert [knockout_round_name(n, 5) for n in range(1, 6)] == [
+        "Round 1",
+        "Round 2",
+        "Quarter-finals",
+        "Semi-finals",
+        "Final",
+    ]
+    with pytest.raises(PairingError, match="no round 3"):
+        knockout_round_name(3, 2)

@@ -52,8 +52,6 @@ class Command(BaseCommand):
             trf = parse_trf(text)
         except TrfError as error:
             raise CommandError(f"{file}: {error}") from error
-        if not trf.players:
-            raise CommandError(f"{file}: no player lines (001); is it a TRF file?")
         user = _organiser(organiser)
         try:
             tournament = services.tournament_import_trf(

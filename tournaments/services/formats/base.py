@@ -17,13 +17,26 @@ from tournaments.pairing.base import RoundPairing
 from tournaments.pairing.knockout import BracketMatch
 from tournaments.plugins import pairing_formats
 from tournaments.records import SectionField
+from tournaments.services.limits import rounds_schedule_problem
 
 # Settings that only a Swiss event uses, with the value every other format keeps.
 SWISS_ONLY_DEFAULTS: dict[str, Any] = {
+    "rounds_planned": None,  # the other formats' rounds follow from the players
     "late_entry_last_round": None,
     "half_point_byes_max": 0,
     "forfeits_to_withdraw": None,
     "accelerated": False,
+}
+# Each format's own settings (who uses them, and the value every other format keeps): the
+# other formats refuse them changed rather than store and ignore them. The sections of a
+# round robin are refused by ``has_sections``.
+FORMAT_ONLY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
+    Tournament.Format.ROUND_ROBIN: ("a round robin", {"cycles": 1}),
+    Tournament.Format.KNOCKOUT: (
+        "a knockout",
+        {"knockout_extra_pairs": 1, "knockout_decider": Tournament.KnockoutDecider.HIGHER_SEED},
+    ),
+    Tournament.Format.SWISS: ("a Swiss event", SWISS_ONLY_DEFAULTS),
 }
 
 
@@ -63,6 +76,9 @@ class TournamentFormat(ABC):
     #: Every round is made at the start (a schedule known in advance); otherwise each
     #: round is made as it comes (or when a bye or a date is entered for it).
     rounds_made_at_start: ClassVar[bool] = True
+    #: The tie-breaks an event gets when the organiser names none (FIDE C.07's
+    #: recommendation for the format; docs/TOURNAMENTS.md, "Default tie-breaks").
+    default_tiebreaks: ClassVar[tuple[str, ...]] = ()
 
     def settings_problems(self, tournament: Tournament) -> dict[str, str]:
         """The settings this format refuses, by field (merged into ``_validate``'s)."""
@@ -80,11 +96,13 @@ class TournamentFormat(ABC):
         return problems
 
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
-        """The settings of the format's own options; a format without the Swiss ones
-        refuses any of them changed from its default."""
+        """The settings of the format's own options; any other format's own settings
+        (``FORMAT_ONLY_DEFAULTS``) changed from their default are refused."""
         return {
-            field: "Only a Swiss event uses this setting."
-            for field, default in SWISS_ONLY_DEFAULTS.items()
+            field: f"Only {user} uses this setting."
+            for code, (user, defaults) in FORMAT_ONLY_DEFAULTS.items()
+            if code != self.code
+            for field, default in defaults.items()
             if getattr(tournament, field) != default
         }
 
@@ -95,6 +113,23 @@ class TournamentFormat(ABC):
     def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
         """Why the event cannot start with ``players`` players (beyond the minimum), or None."""
         return None
+
+    def start_problems(
+        self, tournament: Tournament, *, players: int, now: datetime
+    ) -> dict[str, str]:
+        """Why the event cannot start at ``now`` with ``players`` players, by setting: the
+        rounds must suit the field (``start_problem``) and, on dates, all start before the
+        end. The settings were checked at creation; the field was not known then."""
+        problem = self.start_problem(tournament, players=players)
+        if problem is not None:
+            return {"rounds_planned": problem}
+        rounds = self.rounds_for(tournament, players=players)
+        late = rounds_schedule_problem(tournament, players=players, rounds=rounds, start=now)
+        return {"ends_at": late} if late else {}
+
+    @abstractmethod
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        """The number of rounds ``players`` players would play (before they are seeded)."""
 
     @abstractmethod
     def rounds_total(self, tournament: Tournament) -> int:

@@ -24,6 +24,8 @@ class Knockout(TournamentFormat):
     code = Tournament.Format.KNOCKOUT
     bye_kind = Bye.Kind.PAIRING  # a bye goes through to the next round
     pairs_by_hand = False
+    # Players rank by the round they went out in, and the final has one winner.
+    default_tiebreaks = ()
 
     def pairing_installed(self) -> bool:
         """The bracket is built in here: nothing to install."""
@@ -31,6 +33,9 @@ class Knockout(TournamentFormat):
 
     def rounds_total(self, tournament: Tournament) -> int:
         return knockout_rounds(tournament.entries.filter(seed__isnull=False).count())
+
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        return knockout_rounds(players)
 
     def round_pair(
         self,

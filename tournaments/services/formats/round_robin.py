@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.pairing.base import RoundPairing
+from tournaments.pairing.sections import section_count
 from tournaments.records import SectionField
 from tournaments.services.formats.base import SectionRound, TournamentFormat
 from tournaments.services.rounds import _pair_by_system
@@ -21,6 +22,8 @@ class RoundRobin(TournamentFormat):
     bye_kind = Bye.Kind.ZERO  # the player left out of an odd round scores nothing
     independent_rounds = True
     has_sections = True
+    # Direct encounter, games won, Sonneborn-Berger, then Koya.
+    default_tiebreaks = ("de", "win", "sb", "ks")
 
     def rounds_total(self, tournament: Tournament) -> int:
         """Enough rounds for the largest section to play every cycle."""
@@ -31,6 +34,13 @@ class RoundRobin(TournamentFormat):
         )
         largest = max(sections.count(section) for section in set(sections))
         return _section_rounds(tournament, largest)
+
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        """The rounds of the largest section (sections differ by one player at most)."""
+        size = tournament.section_size
+        if size and players > size:
+            players = -(-players // section_count(players, section_size=size))
+        return _section_rounds(tournament, players)
 
     def round_pair(
         self,

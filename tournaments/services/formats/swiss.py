@@ -10,12 +10,9 @@ from tournaments.models import Bye, Round, Tournament, TournamentGame
 from tournaments.pairing.base import RoundPairing
 from tournaments.records import SectionField
 from tournaments.services.formats.base import SectionRound, TournamentFormat
+from tournaments.services.limits import SWISS_ROUNDS_MAX
 from tournaments.services.rounds import _pair_by_system
 from tournaments.services.swiss import _withdraw_forfeiters
-
-#: The most rounds a Swiss may be given at creation (docs/TOURNAMENTS.md, "Limits"); at the
-#: start it must also have fewer rounds than players.
-SWISS_ROUNDS_MAX = 50
 
 
 class Swiss(TournamentFormat):
@@ -24,11 +21,13 @@ class Swiss(TournamentFormat):
     takes_byes_ahead = True
     avoids_forbidden_pairs = True
     rounds_made_at_start = False  # up to SWISS_ROUNDS_MAX rounds, each made as it comes
+    # Buchholz Cut-1, Buchholz, then the direct encounter of the players still level.
+    default_tiebreaks = ("bh_c1", "bh", "de")
 
     def option_problems(self, tournament: Tournament) -> dict[str, str]:
         """The rounds, late entries, byes and forfeits (the Swiss-only settings)."""
         t = tournament
-        problems: dict[str, str] = {}
+        problems = super().option_problems(t)
         if not t.rounds_planned:
             problems["rounds_planned"] = "A Swiss event needs its number of rounds."
         elif t.rounds_planned > SWISS_ROUNDS_MAX:
@@ -47,8 +46,11 @@ class Swiss(TournamentFormat):
             problems["late_entry_bye"] = "Z (no points) or H (half a point) per missed round."
         if t.half_point_byes_max > (t.rounds_planned or 0):
             problems["half_point_byes_max"] = f"At most the number of rounds ({t.rounds_planned})."
-        if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw < 1:
-            problems["forfeits_to_withdraw"] = "At least 1, or empty."
+        if t.forfeits_to_withdraw is not None and t.forfeits_to_withdraw > (t.rounds_planned or 0):
+            problems["forfeits_to_withdraw"] = (
+                f"At most the number of rounds ({t.rounds_planned}), or empty: a player "
+                "cannot lose more games by forfeit than there are rounds."
+            )
         return problems
 
     def start_problem(self, tournament: Tournament, *, players: int) -> str | None:
@@ -64,6 +66,10 @@ class Swiss(TournamentFormat):
         """The organiser's number (required to open the event)."""
         assert tournament.rounds_planned
         return tournament.rounds_planned
+
+    def rounds_for(self, tournament: Tournament, *, players: int) -> int:
+        """The organiser's number, whatever the field."""
+        return tournament.rounds_planned or 0
 
     def late_entries_until(self, tournament: Tournament) -> int | None:
         return tournament.late_entry_last_round

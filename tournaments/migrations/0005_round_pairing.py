@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_tiebreaks_once_each'),
+        ('tournaments', '0004_bye_kind_labels'),
     ]
 
     operations = [
