@@ -21,6 +21,7 @@ from tournaments.pairing.dutch.completion import complete_pairing
 from tournaments.pairing.dutch.matching import MatchingGraph
 from tournaments.pairing.dutch.pooled import pooled_matching
 from tournaments.pairing.dutch.state import PlayerState
+from tournaments.pairing.dutch.transposition import colour_optimal, first_transposition
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
     Floats,
@@ -96,6 +97,17 @@ class DutchPairer:
     def fits(self, a: int, b: int) -> bool:
         """Vertices ``a`` and ``b`` may meet (C1, C3)."""
         return self.compatible(self.players[a], self.players[b])
+
+    def completes_without(self, excluded: set[int]) -> bool:
+        """The unpaired players but ``excluded`` can all be paired (C4), the bye (if any) to
+        a player who may take it; False proves nothing (``completion.py``)."""
+        order = [
+            v
+            for v in range(len(self.players) - 1, -1, -1)
+            if v not in excluded and not self.graph.is_fixed(v)
+        ]
+        sitters = [v for v in order if bye_candidate(self.players[v], self.bye)]
+        return complete_pairing(order, self.fits, sitters=sitters) is not None
 
     def _settle_bye(self) -> None:
         """Is any legal pairing possible, and what score takes the bye? A quick witness
@@ -321,6 +333,8 @@ class _Bracket:
         self.done: set[int] = set(pairer.partner)
 
     def pair(self) -> None:
+        if self.moved_down == 0 and self._pair_by_transposition():
+            return
         self._set_base_weights()
         if self.moved_down == 0:
             if self._pair_in_one_solve():
@@ -333,6 +347,32 @@ class _Bracket:
 
     def solve(self) -> None:
         self.mate = self.p.solve()
+
+    def _pair_by_transposition(self) -> bool:
+        """A bracket of one even score group, paired within itself by its first
+        transposition among the pairs with the fewest colour conflicts, when that is plain
+        and the players below can be completed: what the matching would give
+        (``transposition.py``), without it."""
+        p = self.p
+        residents = self.members[: self.end]
+        if not p.shortcut or len(residents) % 2 or not p.completes_without(set(residents)):
+            return False
+        allowed = colour_optimal([p.players[v] for v in residents])
+        if allowed is None:
+            return False
+        half = len(residents) // 2
+        s1, s2 = residents[:half], residents[half:]
+        options = [
+            [k for k, u in enumerate(s2) if p.fits(v, u) and allowed(p.players[v], p.players[u])]
+            for v in s1
+        ]
+        chosen = first_transposition(options, half)
+        if chosen is None:
+            return False
+        for v, k in zip(s1, chosen, strict=True):
+            self.finalise(v, s2[k])
+        self.mate = self.graph.partners()
+        return True
 
     def set(self, i: int, j: int, weight: int) -> None:
         self.graph.set(self.members[i], self.members[j], weight)

@@ -1,0 +1,136 @@
+"""A homogeneous bracket paired by its first transposition, without a weighted matching.
+
+In a bracket of one score group without moved-down players, where every resident is paired
+within it, the weights of its pairs differ only in the colour fields (C10-C13): the top field,
+C6-C9 and the float fields (C14-C21) add up per player, so every complete pairing of the
+bracket gains the same from them. So the engine's matching pairs the bracket by the colour
+criteria first, then with no exchange if it can (2.4.2), then gives each S1 player in turn
+the highest S2 player left (2.4.1, the order of transpositions). When the colour optimum is
+plain to see, that is a bipartite search, not a blossom over the whole score group:
+
+* ``colour_optimal``: which pairs an optimal pairing of the bracket may use. With as many
+  preferences for each colour as players without one can even out, the optimum has no pair
+  of equal preferences (every colour criterion met), and those are the pairs. Otherwise the
+  surplus colour needs at least ``(surplus - no preference) / 2`` such pairs, and a pairing has
+  no more exactly when the surplus players meet one another, the rest meet a surplus player;
+  when every surplus player's preference is strong (not absolute, not mild), each such pair
+  breaks C12 and C13 alike and none breaks C10 or C11, so that count is the optimum of all
+  four. In any other case no answer is given.
+* ``first_transposition``: the lexicographically first perfect pairing of S1 with S2 over the
+  pairs allowed, S1's first player's choice first: a perfect pairing by augmenting paths, then
+  each S1 player in turn takes its best S2 player that leaves the rest pairable.
+
+The engine (``engine.py``, ``_Bracket._pair_by_transposition``) uses it only when the players
+below the bracket can be completed; otherwise, or when this gives no answer, the weighted
+matching decides (``docs/TOURNAMENTS.md``, "How the engine stays fast").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from tournaments.pairing.dutch.state import PlayerState
+from tournaments.pairing.dutch.weights import colour_fields
+from tournaments.standings.records import Colour
+
+Allowed = Callable[[PlayerState, PlayerState], bool]
+
+
+def colour_optimal(players: Sequence[PlayerState]) -> Allowed | None:
+    """The pairs that a pairing of all ``players`` (one score group, an even number) best by
+    C10-C13 may use, such that every perfect pairing over them is best; None when that is
+    not plain."""
+    counts = Counter(p.preference for p in players)
+    orange, blue, free = counts[Colour.ORANGE], counts[Colour.BLUE], counts[None]
+    if abs(orange - blue) <= free:
+        return _meets_every_colour_criterion
+    surplus = Colour.ORANGE if orange > blue else Colour.BLUE
+    if not all(p.strong_preference for p in players if p.preference is surplus):
+        return None
+
+    def with_surplus_player(a: PlayerState, b: PlayerState) -> bool:
+        return a.preference is surplus or b.preference is surplus
+
+    return with_surplus_player
+
+
+def _meets_every_colour_criterion(a: PlayerState, b: PlayerState) -> bool:
+    return all(value for value, _ in colour_fields(a, b, True))
+
+
+def first_transposition(options: Sequence[Sequence[int]], size: int) -> list[int] | None:
+    """Each S1 player's S2 player (positions ``0..size-1``) in the lexicographically first
+    perfect pairing, or None when there is none. ``options[i]`` are the S2 players S1 player
+    ``i`` may meet, the preferred first; the first S1 player's choice counts most."""
+    if len(options) != size:
+        return None
+    match = [-1] * size  # S1 -> S2
+    owner = [-1] * size  # S2 -> S1
+    blocked = [False] * size  # S2 players whose S1 partner is settled
+    for i, choices in enumerate(options):
+        free = next((o for o in choices if owner[o] < 0), None)
+        if free is not None:
+            match[i], owner[free] = free, i
+    for i in range(size):
+        if match[i] < 0 and not _augment(i, options, match, owner, blocked):
+            return None
+    for i, choices in enumerate(options):
+        for o in choices:
+            if not blocked[o] and (match[i] == o or _reroute(i, o, options, match, owner, blocked)):
+                blocked[o] = True
+                break
+    return match
+
+
+def _reroute(
+    i: int,
+    o: int,
+    options: Sequence[Sequence[int]],
+    match: list[int],
+    owner: list[int],
+    blocked: list[bool],
+) -> bool:
+    """Give S2 player ``o`` to S1 player ``i`` if ``o``'s partner can take ``i``'s, by an
+    augmenting path that leaves ``o`` and the settled pairs alone."""
+    other, old = owner[o], match[i]
+    match[i], owner[o], owner[old], match[other] = o, i, -1, -1
+    blocked[o] = True
+    found = _augment(other, options, match, owner, blocked)
+    blocked[o] = False
+    if not found:
+        match[i], owner[old], match[other], owner[o] = old, i, o, other
+    return found
+
+
+def _augment(
+    start: int,
+    options: Sequence[Sequence[int]],
+    match: list[int],
+    owner: list[int],
+    blocked: list[bool],
+) -> bool:
+    """Find an S2 player for the unpaired S1 player ``start`` along an augmenting path
+    (depth first), and pair along it; False when there is none."""
+    seen = set()
+    stack, choices, via = [start], [iter(options[start])], []
+    while stack:
+        o = next((o for o in choices[-1] if not blocked[o] and o not in seen), None)
+        if o is None:
+            stack.pop()
+            choices.pop()
+            if via:
+                via.pop()
+            continue
+        seen.add(o)
+        via.append(o)
+        if owner[o] < 0:
+            for s, t in zip(stack, via, strict=True):
+                match[s], owner[t] = t, s
+            return True
+        stack.append(owner[o])
+        choices.append(iter(options[owner[o]]))
+    return False
+
+
+__all__ = ["colour_optimal", "first_transposition"]
