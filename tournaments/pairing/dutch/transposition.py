@@ -112,8 +112,8 @@ def _augment(
 ) -> bool:
     """Find an S2 player for the unpaired S1 player ``start`` along an augmenting path
     (depth first), and pair along it; False when there is none."""
-    seen = set()
-    stack, choices, via = [start], [iter(options[start])], []
+    seen: set[int] = set()
+    stack, choices, via = [start], [iter(options[start])], list[int]()
     while stack:
         o = next((o for o in choices[-1] if not blocked[o] and o not in seen), None)
         if o is None:
