@@ -113,7 +113,8 @@ def _augment(
     """Find an S2 player for the unpaired S1 player ``start`` along an augmenting path
     (depth first), and pair along it; False when there is none."""
     seen: set[int] = set()
-    stack, choices, via = [start], [iter(options[start])], list[int]()
+    stack, choices = [start], [iter(options[start])]
+    via: list[int] = []  # the S2 player that led to each S1 player of the stack but the first
     while stack:
         o = next((o for o in choices[-1] if not blocked[o] and o not in seen), None)
         if o is None:
