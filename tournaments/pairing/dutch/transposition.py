@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from tournaments.pairing.dutch.state import PlayerState
 from tournaments.pairing.dutch.weights import colour_fields
@@ -37,14 +38,22 @@ from tournaments.standings.records import Colour
 Allowed = Callable[[PlayerState, PlayerState], bool]
 
 
-def colour_optimal(players: Sequence[PlayerState]) -> Allowed | None:
-    """The pairs that a pairing of all ``players`` (one score group, an even number) best by
-    C10-C13 may use, such that every perfect pairing over them is best; None when that is
-    not plain."""
+@dataclass(frozen=True)
+class ColourOptimum:
+    """The pairs a pairing best by C10-C13 may use, and (in an odd group) who may be left out
+    for it: every pairing of the others over ``allowed`` is best."""
+
+    allowed: Allowed
+    may_float: Callable[[PlayerState], bool]
+
+
+def colour_optimal(players: Sequence[PlayerState]) -> ColourOptimum | None:
+    """How a pairing of ``players`` (one bracket: all paired but one if odd) is best by
+    C10-C13, when that is plain; None when it is not."""
     counts = Counter(p.preference for p in players)
     orange, blue, free = counts[Colour.ORANGE], counts[Colour.BLUE], counts[None]
-    if abs(orange - blue) <= free:
-        return _meets_every_colour_criterion
+    if abs(orange - blue) <= free - len(players) % 2:
+        return ColourOptimum(_meets_every_colour_criterion, lambda player: True)
     surplus = Colour.ORANGE if orange > blue else Colour.BLUE
     if not all(p.strong_preference for p in players if p.preference is surplus):
         return None
@@ -52,7 +61,7 @@ def colour_optimal(players: Sequence[PlayerState]) -> Allowed | None:
     def with_surplus_player(a: PlayerState, b: PlayerState) -> bool:
         return a.preference is surplus or b.preference is surplus
 
-    return with_surplus_player
+    return ColourOptimum(with_surplus_player, lambda player: player.preference is surplus)
 
 
 def _meets_every_colour_criterion(a: PlayerState, b: PlayerState) -> bool:
@@ -134,4 +143,4 @@ def _augment(
     return False
 
 
-__all__ = ["colour_optimal", "first_transposition"]
+__all__ = ["ColourOptimum", "colour_optimal", "first_transposition"]
