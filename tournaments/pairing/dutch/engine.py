@@ -8,7 +8,9 @@ order (2.4.1, transpositions). Each decision is fixed by nudging the low bits of
 and solving again, so the pairing never breaks a higher criterion to satisfy a lower one, and
 the players below the bracket always stay pairable (C4, completion). Where it provably gives
 the same matching, a solve covers only the bracket's members and shows that the players below
-can be completed ("How the engine stays fast" in docs/TOURNAMENTS.md).
+can be completed ("How the engine stays fast" in docs/TOURNAMENTS.md). A bracket of one score
+group whose colour optimum is plain takes no matching at all: its first transposition is found
+by a bipartite search (``transposition.py``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""A homogeneous bracket paired by its first transposition, without a weighted matching.
+"""A bracket paired by its first transposition, without a weighted matching.
 
-In a bracket of one score group without moved-down players, where every resident is paired
-within it, the weights of its pairs differ only in the colour fields (C10-C13): the top field,
-C6-C9 and the float fields (C14-C21) add up per player, so every complete pairing of the
-bracket gains the same from them. So the engine's matching pairs the bracket by the colour
-criteria first, then with no exchange if it can (2.4.2), then gives each S1 player in turn
-the highest S2 player left (2.4.1, the order of transpositions). When the colour optimum is
-plain to see, that is a bipartite search, not a blossom over the whole score group:
+In a bracket of one score group (and at most one moved-down player) that pairs all its
+players but one at most, the weights of its pairs differ only in the colour fields (C10-C13)
+and, through the one left out (the floater) and the MDP's partner, in a few float fields: the
+top field, C6, C7, C9 and the rest of C14-C21 add up per player. So the engine's matching pairs
+such a bracket by the colour criteria first, then with no exchange if it can (2.4.2), then gives
+each S1 player in turn the highest S2 player left (2.4.1, the order of transpositions). When
+the colour optimum is plain to see, that is a bipartite search, not a blossom over the score
+group (at 1,000 players, round 2 has groups of 400):
 
 * ``colour_optimal``: which pairs an optimal pairing of the bracket may use. With as many
   preferences for each colour as players without one can even out, the optimum has no pair
@@ -15,14 +16,17 @@ plain to see, that is a bipartite search, not a blossom over the whole score gro
   no more exactly when the surplus players meet one another, the rest meet a surplus player;
   when every surplus player's preference is strong (not absolute, not mild), each such pair
   breaks C12 and C13 alike and none breaks C10 or C11, so that count is the optimum of all
-  four. In any other case no answer is given.
+  four. In an odd bracket the floater is then one of the surplus. In any other case no answer
+  is given.
 * ``first_transposition``: the lexicographically first perfect pairing of S1 with S2 over the
   pairs allowed, S1's first player's choice first: a perfect pairing by augmenting paths, then
-  each S1 player in turn takes its best S2 player that leaves the rest pairable.
+  each S1 player in turn takes its best S2 player that leaves the rest pairable. An odd
+  bracket adds a last S1 player who may "meet" the S2 players allowed to float.
 
-The engine (``engine.py``, ``_Bracket._pair_by_transposition``) uses it only when the players
-below the bracket can be completed; otherwise, or when this gives no answer, the weighted
-matching decides (``docs/TOURNAMENTS.md``, "How the engine stays fast").
+The engine (``engine.py``, ``_Bracket._pair_by_transposition``) also requires that the floater
+did not float down in the last two rounds, that the MDP's partner did not float up, and that
+a completion shows the players below paired as well as they can be (C4, C8); otherwise, or
+when this gives no answer (an exchange is needed), the weighted matching decides.
 """
 
 from __future__ import annotations
