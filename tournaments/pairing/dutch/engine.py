@@ -26,7 +26,7 @@ from tournaments.pairing.dutch.state import Float, PlayerState
 from tournaments.pairing.dutch.transposition import (
     ColourOptimum,
     colour_optimal,
-    first_transposition,
+    transposition_with_one_exchange,
 )
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
@@ -444,34 +444,26 @@ class _Bracket:
     def _first_transposition(
         self, rest: list[int], optimum: ColourOptimum, odd: bool
     ) -> tuple[list[tuple[int, int]], int | None] | None:
-        """S1 against S2 of the residents ``rest`` by the first transposition over the pairs
-        ``optimum`` allows, and the S2 player left out when ``odd``: one the colours allow
-        to float, who did not float down in the last two rounds (C14, C16) and may meet
-        someone below."""
+        """The residents ``rest`` paired by their first transposition over the pairs
+        ``optimum`` allows, with no exchange or one (``transposition.py``), and the one left
+        out when ``odd``: one the colours allow to float, who did not float down in the
+        last two rounds (C14, C16) and may meet someone below."""
         p = self.p
-        half = len(rest) // 2
-        s1, s2 = rest[:half], rest[half:]
-        allowed = optimum.allowed
-        options = [
-            [k for k, u in enumerate(s2) if p.fits(v, u) and allowed(p.players[v], p.players[u])]
-            for v in s1
-        ]
+
+        def may_meet(v: int, u: int) -> bool:
+            return p.fits(v, u) and optimum.allowed(p.players[v], p.players[u])
+
+        floaters = None
         if odd:
             group = self.members[self.end :]
-            options.append(
-                [
-                    k
-                    for k, u in enumerate(s2)
-                    if optimum.may_float(p.players[u])
-                    and not p.floated(u, Float.DOWN)
-                    and (any(p.fits(u, g) for g in group) if group else p.may_sit_out(u))
-                ]
-            )
-        chosen = first_transposition(options, len(s2))
-        if chosen is None:
-            return None
-        pairs = [(v, s2[k]) for v, k in zip(s1, chosen[:half], strict=True)]
-        return pairs, (s2[chosen[-1]] if odd else None)
+            floaters = {
+                u
+                for u in rest
+                if optimum.may_float(p.players[u])
+                and not p.floated(u, Float.DOWN)
+                and (any(p.fits(u, g) for g in group) if group else p.may_sit_out(u))
+            }
+        return transposition_with_one_exchange(rest, may_meet, floaters)
 
     def set(self, i: int, j: int, weight: int) -> None:
         self.graph.set(self.members[i], self.members[j], weight)

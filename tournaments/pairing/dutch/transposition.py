@@ -32,7 +32,7 @@ when this gives no answer (an exchange is needed), the weighted matching decides
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from tournaments.pairing.dutch.state import PlayerState
@@ -40,6 +40,9 @@ from tournaments.pairing.dutch.weights import colour_fields
 from tournaments.standings.records import Colour
 
 Allowed = Callable[[PlayerState, PlayerState], bool]
+
+# How many single exchanges are tried, closest first, before the weighted matching decides.
+EXCHANGE_TRIES = 40
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,48 @@ def colour_optimal(players: Sequence[PlayerState]) -> ColourOptimum | None:
 
 def _meets_every_colour_criterion(a: PlayerState, b: PlayerState) -> bool:
     return all(value for value, _ in colour_fields(a, b, True))
+
+
+def transposition_with_one_exchange(
+    rest: Sequence[int], may_meet: Callable[[int, int], bool], floaters: Collection[int] | None
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The pairs of the players ``rest`` (in rank order) and the one left out (one of
+    ``floaters``, when that is not None) as the Dutch order of candidates has them: S1 meets
+    S2 by the first transposition; when it cannot, one exchange (2.4.2), the swapped pair the
+    closest in rank and then the S1 player as low as possible, and the first transposition of
+    the new S1 (each of whom meets a lower player). None when neither is found among the first
+    ``EXCHANGE_TRIES`` exchanges (more exchanges may be needed)."""
+    half = len(rest) // 2
+    found = leaders_meet_followers(rest[:half], rest[half:], may_meet, floaters)
+    if found is not None:
+        return found
+    swaps = sorted((y - x, -x, y) for x in range(half) for y in range(half, len(rest)))
+    for _, minus_x, y in swaps[:EXCHANGE_TRIES]:
+        x = -minus_x
+        leaders = [v for i, v in enumerate(rest[:half]) if i != x] + [rest[y]]
+        followers = [rest[x]] + [rest[i] for i in range(half, len(rest)) if i != y]
+        found = leaders_meet_followers(leaders, followers, may_meet, floaters)
+        if found is not None:
+            return found
+    return None
+
+
+def leaders_meet_followers(
+    leaders: Sequence[int],
+    followers: Sequence[int],
+    may_meet: Callable[[int, int], bool],
+    floaters: Collection[int] | None,
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """Each leader in turn meets the highest follower ranked below it that leaves the rest
+    pairable, and one of ``floaters`` is left out if it is not None; None when impossible."""
+    options = [[k for k, u in enumerate(followers) if u > v and may_meet(v, u)] for v in leaders]
+    if floaters is not None:
+        options.append([k for k, u in enumerate(followers) if u in floaters])
+    chosen = first_transposition(options, len(followers))
+    if chosen is None:
+        return None
+    pairs = [(v, followers[k]) for v, k in zip(leaders, chosen[: len(leaders)], strict=True)]
+    return pairs, (followers[chosen[-1]] if floaters is not None else None)
 
 
 def first_transposition(options: Sequence[Sequence[int]], size: int) -> list[int] | None:
@@ -147,4 +192,10 @@ def _augment(
     return False
 
 
-__all__ = ["ColourOptimum", "colour_optimal", "first_transposition"]
+__all__ = [
+    "ColourOptimum",
+    "colour_optimal",
+    "first_transposition",
+    "leaders_meet_followers",
+    "transposition_with_one_exchange",
+]
