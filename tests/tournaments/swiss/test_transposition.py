@@ -16,7 +16,11 @@ from tournaments.pairing.base import PairingError, RoundPairing
 from tournaments.pairing.dutch import engine, pair_dutch
 from tournaments.pairing.dutch.simulation import quick_history
 from tournaments.pairing.dutch.state import PlayerState, build_state
-from tournaments.pairing.dutch.transposition import colour_optimal, first_transposition
+from tournaments.pairing.dutch.transposition import (
+    colour_optimal,
+    first_transposition,
+    transposition_with_one_exchange,
+)
 from tournaments.standings.records import Colour, Outcome, PlayerRecord, PointSystem, RoundRecord
 
 ORANGE, BLUE = Colour.ORANGE, Colour.BLUE
@@ -60,6 +64,25 @@ class TestFirstTransposition:
             rng.shuffle(chosen)
             options.append(chosen)
         assert first_transposition(options, size) == brute_force_first(options, size)
+
+
+class TestOneExchange:
+    def test_no_exchange_when_s1_can_meet_s2(self):
+        found = transposition_with_one_exchange([0, 1, 2, 3], lambda a, b: True, None)
+        assert found == ([(0, 2), (1, 3)], None)
+
+    def test_swaps_the_lowest_s1_player_with_the_highest_s2_player(self):
+        # Only 0-1 and 2-3 may meet: S1 {0, 1} cannot meet S2 {2, 3}; 1 and 2 swap.
+        allowed = {(0, 1), (2, 3)}
+        found = transposition_with_one_exchange([0, 1, 2, 3], lambda a, b: (a, b) in allowed, None)
+        assert found == ([(0, 1), (2, 3)], None)
+
+    def test_leaves_out_one_of_the_floaters(self):
+        found = transposition_with_one_exchange([0, 1, 2], lambda a, b: True, {1})
+        assert found == ([(0, 2)], 1)
+
+    def test_no_answer_when_nobody_may_meet(self):
+        assert transposition_with_one_exchange([0, 1, 2, 3], lambda a, b: False, None) is None
 
 
 def state(number: int, colours: str) -> PlayerState:
