@@ -7,6 +7,7 @@ a cancelled game (a withdrawal under the half rule) counts as not played.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,6 +83,12 @@ class SectionField:
             (e.pk, e.name, e.rating_at_start, e.withdrawn_after_round) for e in self.entries
         )
         return (players, self.games, self.byes)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of :attr:`key` (of its ``repr``, the same in every process): a short name
+        for these records, in memory and in a cache that processes share."""
+        return hashlib.blake2b(repr(self.key).encode(), digest_size=20).hexdigest()
 
     def entry(self, number: int) -> Entry:
         return self.entries[number - 1]

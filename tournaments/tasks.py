@@ -8,7 +8,8 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import services
+from tournaments import selectors, services
+from tournaments.models import Tournament
 
 
 @shared_task
@@ -22,3 +23,17 @@ def advance_tournaments() -> dict[int, Any]:
     """Beat, every minute: start events and rounds whose date came, record results a lost
     message missed, and hand games past a deadline to their organisers."""
     return services.tournaments_advance(now=timezone.now())
+
+
+@shared_task
+def standings_warm(tournament_id: int) -> bool:
+    """A result changed: rank the event and store its standings and possible places where
+    every process reads them (``tournaments.standings_memo``), so that the first page or API
+    answer after the result reads them instead of ranking. Safe to run twice (the second
+    finds them stored). False for a knockout (not ranked that way) or an event not started."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    ranked = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    if tournament is None or tournament.is_knockout or tournament.status not in ranked:
+        return False
+    selectors.tournament_standings_with_places(tournament=tournament)
+    return True

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from celery import signature
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from celticsite.celery import task_delay_on_commit
 from games import audit as games_audit
 from games import services as game_services
 from games.models import Game
@@ -31,6 +33,10 @@ from tournaments.services.common import (
     _tournament_locked,
 )
 from tournaments.services.rounds import _final_standings_store, _round_settle
+
+#: The Celery task that ranks an event after a result, queued by name (the tasks call these
+#: services).
+STANDINGS_WARM_TASK = "tournaments.tasks.standings_warm"
 
 
 def tournament_game_ended(*, game_id: int, now: datetime | None = None) -> bool:
@@ -66,10 +72,22 @@ def _game_result_record(tournament: Tournament, link: TournamentGame, *, now: da
         link.result = result
         link.needs_adjudication = link.needs_adjudication and result == Result.PENDING
         link.save(update_fields=["result", "needs_adjudication"])
+        _standings_warm_after_commit(tournament)
     if tournament.status != Tournament.Status.RUNNING:
         return
     tournament_format_for(format=tournament.format).game_recorded(tournament, link, now=now)
     _round_settle(tournament, link.round, now=now)
+
+
+def _standings_warm_after_commit(tournament: Tournament) -> None:
+    """Have the worker rank the event once this commits, storing the standings and places
+    every process reads (``tournaments.standings_memo``): the next page need not rank. A
+    broker outage is logged; the first page after the result then ranks."""
+    task_delay_on_commit(
+        signature(STANDINGS_WARM_TASK),
+        tournament.pk,
+        on_outage=f"Could not queue ranking tournament {tournament.pk} after a result",
+    )
 
 
 def result_of_game(*, game: Game) -> str:
@@ -195,6 +213,7 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
     fmt.entry_withdrawn(tournament, entry, now=now)
     for rnd in tournament.rounds.filter(status=Round.Status.RUNNING):
         _round_settle(tournament, rnd, now=now)
+    _standings_warm_after_commit(tournament)
 
 
 @transaction.atomic
@@ -258,6 +277,7 @@ def tournament_result_fix(
     )
     link.result, link.result_fixed = result, True
     link.save(update_fields=["result", "result_fixed"])
+    _standings_warm_after_commit(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         _final_standings_store(tournament)
     else:
