@@ -8,6 +8,7 @@ rank and points are stored on each entry when it finishes).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
@@ -212,11 +213,16 @@ def tournament_entries(*, tournament: Tournament) -> QuerySet[Entry]:
     )
 
 
-def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
-    """The rounds with their games (and each game's row), byes and knockout matches."""
+def tournament_rounds(
+    *, tournament: Tournament, games_of: Collection[int] | None = None
+) -> QuerySet[Round]:
+    """The rounds with their games (and each game's row; only the rounds with an id in
+    ``games_of`` have theirs when it is given), byes and knockout matches."""
     games = TournamentGame.objects.select_related(
         "game", "orange__player", "blue__player"
     ).order_by("section", "board")
+    if games_of is not None:
+        games = games.filter(round_id__in=games_of)
     return tournament.rounds.prefetch_related(
         Prefetch("games", queryset=games),
         Prefetch("byes", queryset=Bye.objects.select_related("entry")),
