@@ -35,6 +35,9 @@ SHARED_SECONDS = 24 * 3600
 # Part of every shared key: raise it when StandingRow or PlaceRange change shape, so that a
 # new release never reads what an old one stored.
 SHARED_FORMAT = 1
+# A ranking claimed by the worker (``warm_claim``) and lost with a broker outage or a killed
+# worker stops holding back new ones after this long.
+WARM_CLAIM_SECONDS = 120
 
 _answers: OrderedDict[Hashable, Any] = OrderedDict()
 _lock = threading.Lock()
@@ -46,10 +49,10 @@ def shared_key(key: tuple[object, ...]) -> str:
     return f"tournaments:standings:{digest}"
 
 
-def _remembered(key: tuple[object, ...], compute: Callable[[], Any]) -> Any:
+def _remembered(slot: str, key: tuple[object, ...], compute: Callable[[], Any]) -> Any:
     """The answer under ``key``: from this process's memory, else from the shared cache, else
     computed and stored in both (the least recently used one is forgotten here beyond
-    :data:`MEMORY`)."""
+    :data:`MEMORY`; in the cache, the answer stored before in the same ``slot``)."""
     with _lock:
         if key in _answers:
             _answers.move_to_end(key)
@@ -58,12 +61,47 @@ def _remembered(key: tuple[object, ...], compute: Callable[[], Any]) -> Any:
     answer = cache.get(name)
     if answer is None:
         answer = compute()
-        cache.set(name, answer, SHARED_SECONDS)
+        _store(slot, name, answer)
     with _lock:
         _answers[key] = answer
         while len(_answers) > MEMORY:
             _answers.popitem(last=False)
     return answer
+
+
+def _store(slot: str, name: str, answer: Any) -> None:
+    """Store ``answer`` under ``name`` in the shared cache and delete the one stored before
+    it in ``slot`` (a section's standings, or its places): a section keeps one answer of
+    each kind there however many results come in (a 5,000-player event's are megabytes)."""
+    slot_key = f"tournaments:standings:slot:{slot}"
+    previous = cache.get(slot_key)
+    cache.set(name, answer, SHARED_SECONDS)
+    cache.set(slot_key, name, SHARED_SECONDS)
+    if previous is not None and previous != name:
+        cache.delete(previous)
+
+
+def _slot(kind: str, section: SectionField) -> str:
+    """Where a section's answers of one kind follow each other: named by its first entry (of
+    one event and one section only)."""
+    first = section.entries[0].pk if section.entries else 0
+    return f"{kind}:{first}:{section.section}"
+
+
+def warm_claim(tournament_id: int) -> bool:
+    """Claim the ranking of an event by the worker: True if none is queued already (so
+    that a burst of results queues one ranking, not one each), False while one waits or
+    while the cache is down (nothing could be stored then)."""
+    return bool(cache.add(_warm_flag(tournament_id), True, WARM_CLAIM_SECONDS))
+
+
+def warm_release(tournament_id: int) -> None:
+    """The ranking starts: a result from now on queues another."""
+    cache.delete(_warm_flag(tournament_id))
+
+
+def _warm_flag(tournament_id: int) -> str:
+    return f"tournaments:standings:warm-queued:{tournament_id}"
 
 
 def forget() -> None:
@@ -84,6 +122,7 @@ def compute_standings(
     """``tournaments.standings.compute_standings`` of the section (rows shared: read only)."""
     key = ("standings", section.digest, tiebreaks, edition, rounds, round_robin)
     return _remembered(
+        _slot("standings", section),
         key,
         lambda: tuple(
             standings.compute_standings(
@@ -106,6 +145,7 @@ def possible_places(
     """``tournaments.standings.possible_places`` of the section (shared: read only)."""
     key = ("places", section.digest, remaining_games, rounds_left)
     return _remembered(
+        _slot("places", section),
         key,
         lambda: standings.possible_places(
             section.records, remaining_games=remaining_games, rounds_left=rounds_left

@@ -8,7 +8,7 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import selectors, services
+from tournaments import selectors, services, standings_memo
 from tournaments.models import Tournament
 
 
@@ -31,6 +31,7 @@ def standings_warm(tournament_id: int) -> bool:
     every process reads them (``tournaments.standings_memo``), so that the first page or API
     answer after the result reads them instead of ranking. Safe to run twice (the second
     finds them stored). False for a knockout (not ranked that way) or an event not started."""
+    standings_memo.warm_release(tournament_id)
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     ranked = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     if tournament is None or tournament.is_knockout or tournament.status not in ranked:

@@ -5,6 +5,7 @@ in the cache the processes share, stored by the worker after a result, and still
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.test import Client, override_settings
 
 from tests.tournaments.conftest import imported
@@ -104,3 +105,37 @@ def test_a_cache_outage_still_answers(organiser, computed):
         assert len(first) == 4 and answers(tournament) == first
         assert tasks.standings_warm(tournament.pk) is True
     assert computed.count("standings") == 5  # nothing stored: each process ranks
+
+
+def test_a_burst_of_results_queues_one_ranking(organiser, computed, commit):
+    """While a ranking waits in the queue, another result queues none (it will read the
+    results as they are when it runs)."""
+    tournament = imported(organiser, players=4, rounds=1)
+    assert standings_memo.warm_claim(tournament.pk) is True  # one waits in the queue
+    assert standings_memo.warm_claim(tournament.pk) is False
+    game = tournament.games.get(board=1)
+    with commit():
+        services.tournament_result_fix(
+            tournament_game_id=game.pk, actor=organiser, result="0-1", reason="Misread sheet"
+        )
+    assert computed == ["standings"]  # the fix's final standings; no ranking queued
+    tasks.standings_warm(tournament.pk)  # the one waiting runs, and frees the claim
+    assert computed == ["standings", "places"]
+    assert standings_memo.warm_claim(tournament.pk) is True
+
+
+def test_a_section_keeps_one_stored_answer_of_each_kind(organiser, computed):
+    """A 5,000-player event's rows are megabytes: a new result's answer replaces the one
+    stored before, it does not pile up beside it until it expires."""
+    tournament = imported(organiser, players=4, rounds=1)
+    first_entry = tournament.entries.order_by("seed").first().pk
+    slot = f"tournaments:standings:slot:standings:{first_entry}:1"
+    answers(tournament)
+    before = cache.get(slot)
+    assert before is not None and cache.get(before) is not None
+    game = tournament.games.get(board=1)
+    services.tournament_result_fix(
+        tournament_game_id=game.pk, actor=organiser, result="1/2-1/2", reason="Misread sheet"
+    )
+    answers(tournament)
+    assert cache.get(slot) not in (None, before) and cache.get(before) is None

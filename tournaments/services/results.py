@@ -4,6 +4,7 @@ fixes, and withdrawals (a player leaving, or removed by the organiser)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from celery import signature
 from django.db import transaction
@@ -17,7 +18,7 @@ from games.models import Game
 from games.models import Result as GameResult
 from moderation.models import AuditEntry
 from moderation.services import audit_record
-from tournaments import audit, emails, errors
+from tournaments import audit, emails, errors, standings_memo
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -83,11 +84,17 @@ def _standings_warm_after_commit(tournament: Tournament) -> None:
     """Have the worker rank the event once this commits, storing the standings and places
     every process reads (``tournaments.standings_memo``): the next page need not rank. A
     broker outage is logged; the first page after the result then ranks."""
-    task_delay_on_commit(
-        signature(STANDINGS_WARM_TASK),
-        tournament.pk,
-        on_outage=f"Could not queue ranking tournament {tournament.pk} after a result",
-    )
+    transaction.on_commit(partial(_standings_warm_queue, tournament.pk))
+
+
+def _standings_warm_queue(tournament_id: int) -> None:
+    """Queue the ranking unless one is queued already (a burst of results, one ranking)."""
+    if standings_memo.warm_claim(tournament_id):
+        task_delay_on_commit(
+            signature(STANDINGS_WARM_TASK),
+            tournament_id,
+            on_outage=f"Could not queue ranking tournament {tournament_id} after a result",
+        )
 
 
 def result_of_game(*, game: Game) -> str:
