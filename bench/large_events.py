@@ -108,13 +108,18 @@ def main() -> None:
 
 
 def _organiser() -> Any:
-    from django.contrib.auth.models import User
+    from django.contrib.auth.models import Permission, User
 
     from accounts.models import Profile
 
     user = User.objects.create(username="organiser", email="organiser@example.org", password="!")
     Profile.objects.create(user=user)
-    return user
+    user.user_permissions.add(
+        Permission.objects.get(
+            codename="organise_tournament", content_type__app_label="tournaments"
+        )
+    )
+    return User.objects.get(pk=user.pk)
 
 
 def build_round_robin(organiser: Any, seed: int, players: int = 60) -> Any:
