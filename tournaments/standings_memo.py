@@ -30,8 +30,9 @@ from tournaments.records import SectionField
 from tournaments.standings import PlaceRange, StandingRow
 
 MEMORY = 16  # answers remembered in this process (the standings and the places of 8 sections)
-# A stored answer outlives its event's last result by this much; a newer result is a new key.
-SHARED_SECONDS = 24 * 3600
+# A stored answer outlives its event's last result by this much (a newer result replaces it:
+# ``_store``), so a quiet event, or a league season's many divisions, is not ranked again.
+SHARED_SECONDS = 7 * 24 * 3600
 # Part of every shared key: raise it when StandingRow or PlaceRange change shape, so that a
 # new release never reads what an old one stored.
 SHARED_FORMAT = 1
