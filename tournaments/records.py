@@ -78,11 +78,13 @@ class SectionField:
     @cached_property
     def key(self) -> tuple[object, ...]:
         """What the records are made of, in plain values (cheap to hash and compare): equal
-        keys, equal records (their ``extra`` aside)."""
+        keys, equal records (their ``extra`` aside). Games still pending (or cancelled) make
+        no record, so pairing a round changes no key."""
         players = tuple(
             (e.pk, e.name, e.rating_at_start, e.withdrawn_after_round) for e in self.entries
         )
-        return (players, self.games, self.byes)
+        decided = tuple(game for game in self.games if game[3] in OUTCOMES)
+        return (players, decided, self.byes)
 
     @cached_property
     def digest(self) -> str:

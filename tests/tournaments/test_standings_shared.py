@@ -4,12 +4,15 @@ in the cache the processes share, stored by the worker after a result, and still
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
 from tests.tournaments.conftest import imported
 from tournaments import services, standings, standings_memo, tasks
+from tournaments.records import section_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +142,15 @@ def test_a_section_keeps_one_stored_answer_of_each_kind(organiser, computed):
     )
     answers(tournament)
     assert cache.get(slot) not in (None, before) and cache.get(before) is None
+
+
+def test_pairing_a_round_changes_no_key_a_result_does(organiser):
+    """Pending games make no record: a round paired keeps the stored answers, a result in
+    it names new ones."""
+    tournament = imported(organiser, players=4, rounds=1)
+    (section,) = section_fields(tournament)
+    first, second = (entry.pk for entry in section.entries[:2])
+    paired = replace(section, games=(*section.games, (2, first, second, "", False)))
+    decided = replace(section, games=(*section.games, (2, first, second, "1-0", False)))
+    assert paired.digest == section.digest
+    assert decided.digest != section.digest
