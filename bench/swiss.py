@@ -1,12 +1,15 @@
 """Benchmark and soak runs of the Swiss (FIDE Dutch) pairing engine.
 
-    .venv/bin/python -m bench.swiss [--sizes 50 200 1000] [--rounds 1 2 9] [--seed 1] [--write]
+    .venv/bin/python -m bench.swiss [--sizes 50 200 1000] [--rounds 1 2 9] [--seeds 1] [--write]
+    .venv/bin/python -m bench.swiss --sizes 1000 --rounds 1-3 --seeds 1 2 3 4
     .venv/bin/python -m bench.swiss soak [--events 50] [--max-players 100] [--seed 1]
     .venv/bin/python -m bench.swiss agree --bbp PATH [--events 50] [--save DIR]
 
 The default run times the pairing of rounds 1, 2 and 9 of a 9-round event for each field size
 (the history comes from a quick greedy pairing, see ``quick_history``), prints a Markdown section
-and with ``--write`` puts it into the "Swiss pairing" section of docs/BENCHMARKS.md.
+and with ``--write`` puts it into the "Swiss pairing" section of docs/BENCHMARKS.md. ``--rounds``
+takes round numbers or ranges (``1-3``); ``--seeds`` times each round for several histories
+(their score groups differ: whether a group is odd, whether it needs an exchange).
 ``soak`` replays random events (9-100 players, 5-11 rounds, draws, forfeits, byes,
 absences, late entries, withdrawals) and checks every round with the independent checker.
 ``agree`` pairs the same rounds with a bbpPairings binary you built yourself
@@ -36,7 +39,7 @@ from tournaments.trf import TrfTournament, format_trf
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "BENCHMARKS.md"
 SECTION = "Swiss pairing"
-TARGETS = {200: 1.0, 1000: 30.0}
+TARGETS = {(200, 9): 1.0, (1000, 9): 30.0, (1000, 2): 30.0}  # (players, round): seconds
 
 
 def time_round(players: int, seed: int, round_number: int = 9) -> tuple[float, float]:
@@ -47,28 +50,23 @@ def time_round(players: int, seed: int, round_number: int = 9) -> tuple[float, f
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def benchmark(sizes: list[int], seed: int, rounds: list[int]) -> str:
+def benchmark(sizes: list[int], seeds: list[int], rounds: list[int]) -> str:
     rows = []
     for size in sizes:
         for round_number in rounds:
-            seconds, cpu = time_round(size, seed, round_number)
-            target = TARGETS.get(size) if round_number == 9 else None
-            met = "—" if target is None else ("yes" if seconds < target else "no")
-            limit = "—" if target is None else f"< {target:g} s"
-            rows.append(
-                f"| {size} players, round {round_number} of 9 | {seconds:.2f} s "
-                f"({cpu:.2f} s CPU) | {limit} | {met} |"
-            )
-            print(rows[-1], file=sys.stderr)
+            for seed in seeds:
+                rows.append(_row(size, seed, round_number, len(seeds) > 1))
+                print(rows[-1], file=sys.stderr)
     load = os.getloadavg()[0]
+    seed_flags = f"--seeds {' '.join(map(str, seeds))}"
     return "\n".join(
         [
             f"## {SECTION}",
             "",
             f"Command: `.venv/bin/python -m bench.swiss --sizes {' '.join(map(str, sizes))} "
-            f"--rounds {' '.join(map(str, rounds))} --write` (seed {seed}; one run each; the "
+            f"--rounds {' '.join(map(str, rounds))} {seed_flags} --write` (one run each; the "
             "rounds of history are paired greedily, then the round is paired by the Dutch "
-            "engine; the targets are for the last round). Written by the command itself. How "
+            "engine). Written by the command itself. How "
             "the engine reaches these times: "
             '"How the engine stays fast" in docs/TOURNAMENTS.md.',
             "",
@@ -82,6 +80,27 @@ def benchmark(sizes: list[int], seed: int, rounds: list[int]) -> str:
             "",
         ]
     )
+
+
+def _row(size: int, seed: int, round_number: int, name_seed: bool) -> str:
+    seconds, cpu = time_round(size, seed, round_number)
+    target = TARGETS.get((size, round_number))
+    met = "—" if target is None else ("yes" if seconds < target else "no")
+    limit = "—" if target is None else f"< {target:g} s"
+    label = f"{size} players, round {round_number} of 9" + (f", seed {seed}" if name_seed else "")
+    return f"| {label} | {seconds:.2f} s ({cpu:.2f} s CPU) | {limit} | {met} |"
+
+
+def round_numbers(text: str) -> list[int]:
+    """``"2"`` or a range ``"1-3"``: rounds of a 9-round event."""
+    first, _, last = text.partition("-")
+    try:
+        rounds = list(range(int(first), int(last or first) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a round or a range like 1-3") from None
+    if not rounds or not all(1 <= r <= 9 for r in rounds):
+        raise argparse.ArgumentTypeError(f"{text!r}: rounds of a 9-round event are 1 to 9")
+    return rounds
 
 
 def write_section(text: str) -> None:
@@ -210,9 +229,14 @@ def main() -> int:
     parser.add_argument("mode", nargs="?", choices=("time", "soak", "agree"), default="time")
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument(
-        "--rounds", type=int, nargs="+", default=[1, 2, 9], help="which rounds of 9 to pair"
+        "--rounds",
+        type=round_numbers,
+        nargs="+",
+        default=[[1], [2], [9]],
+        help="which rounds of 9 to pair: numbers or ranges such as 1-3",
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="soak and agree")
+    parser.add_argument("--seeds", type=int, nargs="+", help="time: histories (default --seed)")
     parser.add_argument("--events", type=int, default=50)
     parser.add_argument("--max-players", type=int, default=100)
     parser.add_argument("--bbp", help="path of a bbpPairings binary (agree)")
@@ -225,9 +249,8 @@ def main() -> int:
         if not args.bbp:
             parser.error("agree needs --bbp PATH")
         return agree(args.bbp, args.events, args.max_players, args.seed, args.save)
-    if not all(1 <= r <= 9 for r in args.rounds):
-        parser.error("--rounds are rounds of a 9-round event: 1 to 9")
-    text = benchmark(args.sizes, args.seed, args.rounds)
+    rounds = sorted({r for group in args.rounds for r in group})
+    text = benchmark(args.sizes, args.seeds or [args.seed], rounds)
     print(text)
     if args.write:
         write_section(text)

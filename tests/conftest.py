@@ -78,6 +78,21 @@ def _ranking_updated_at_once(
 
 
 @pytest.fixture(autouse=True)
+def _rounds_paired_at_once(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's transaction never commits, so the task that pairs a round due would never
+    run: pair it as it is queued, as the worker would right after the commit, at the time
+    it was queued (``rounds_paired_in_process``). Tests of the deferred pairing are marked
+    ``pairing_deferred``."""
+    if request.node.get_closest_marker("pairing_deferred"):
+        yield
+        return
+    from tournaments.services import rounds_paired_in_process
+
+    with rounds_paired_in_process():
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Password hashing is deliberately slow; tests don't need it to be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

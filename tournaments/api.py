@@ -502,6 +502,9 @@ class TournamentStartApi(LoggedInApi):
     @extend_schema(
         operation_id="tournaments_start",
         summary="Start the event now: seeds, rounds, the first games (organiser)",
+        description="Answers at once: round 1 is then `pairing` while a task pairs it and "
+        "starts its games (a large round robin's may take some seconds); its status turns "
+        "`running` when they are on.",
         request=None,
         responses={200: s.TournamentDetailSerializer, **_errors(401, 403, 404, 409)},
         tags=TAGS,

@@ -41,6 +41,7 @@ class OrganiserNews(models.TextChoices):
     ROUND_COMPLETE = "round_complete", "A round is complete"
     ADJUDICATION_NEEDED = "adjudication_needed", "Games to adjudicate"
     DECISION_NEEDED = "decision_needed", "A knockout match needs a decision"
+    PAIRING_FAILED = "pairing_failed", "A round cannot be paired"
 
 
 #: Entries still in the event when it ends: they hear how it ended.

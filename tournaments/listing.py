@@ -10,10 +10,10 @@ round whose games would pass it, and every round after, lists none); ``entries/`
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from tournaments import selectors
-from tournaments.models import Entry, Round, Tournament, TournamentGame
+from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 
 DETAIL_ENTRIES = 200
 DETAIL_GAMES = 200
@@ -25,8 +25,9 @@ def detail_entries(*, tournament: Tournament) -> list[Entry]:
 
 
 def detail_rounds(*, tournament: Tournament) -> list[Round]:
-    """The rounds in order, each with its ``game_count`` and ``games_listed``: the games of
-    the first rounds, while their total stays within :data:`DETAIL_GAMES`, the others none."""
+    """The rounds in order with their byes and matches (``selectors.tournament_rounds``),
+    each with its ``game_count`` and ``games_listed``: the games of the first rounds, while
+    their total stays within :data:`DETAIL_GAMES`, the others none."""
     counts = dict(
         tournament.games.order_by()
         .values("round_id")
@@ -40,7 +41,19 @@ def detail_rounds(*, tournament: Tournament) -> list[Round]:
         if total > DETAIL_GAMES:
             break
         listed.append(round_id)
-    rounds = list(selectors.tournament_rounds(tournament=tournament, games_of=listed))
+    games = TournamentGame.objects.filter(round_id__in=listed).select_related(
+        "game", "orange__player", "blue__player"
+    )
+    rounds = list(
+        tournament.rounds.prefetch_related(
+            Prefetch("games", queryset=games.order_by("section", "board")),
+            Prefetch("byes", queryset=Bye.objects.select_related("entry")),
+            Prefetch(
+                "matches",
+                queryset=KnockoutMatch.objects.select_related("higher", "lower", "winner"),
+            ),
+        ).order_by("number")
+    )
     for rnd in rounds:
         rnd.game_count = counts.get(rnd.pk, 0)  # type: ignore[attr-defined]
         rnd.games_listed = rnd.pk in listed  # type: ignore[attr-defined]

@@ -311,6 +311,7 @@ class Round(models.Model):
 
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
+        PAIRING = "pairing", "Pairing…"  # due: a task pairs it and starts its games
         RUNNING = "running", "Running"
         COMPLETE = "complete", "Complete"
 
@@ -320,6 +321,9 @@ class Round(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True, help_text="Planned start date.")
     ends_at = models.DateTimeField(
         null=True, blank=True, help_text="Games not over by then go to the organiser."
+    )
+    pairing_queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the task pairing this round was last queued."
     )
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)

@@ -8,7 +8,6 @@ rank and points are stored on each entry when it finishes).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
@@ -213,16 +212,11 @@ def tournament_entries(*, tournament: Tournament) -> QuerySet[Entry]:
     )
 
 
-def tournament_rounds(
-    *, tournament: Tournament, games_of: Collection[int] | None = None
-) -> QuerySet[Round]:
-    """The rounds with their games (and each game's row; only the rounds with an id in
-    ``games_of`` have theirs when it is given), byes and knockout matches."""
+def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
+    """The rounds with their games (and each game's row), byes and knockout matches."""
     games = TournamentGame.objects.select_related(
         "game", "orange__player", "blue__player"
     ).order_by("section", "board")
-    if games_of is not None:
-        games = games.filter(round_id__in=games_of)
     return tournament.rounds.prefetch_related(
         Prefetch("games", queryset=games),
         Prefetch("byes", queryset=Bye.objects.select_related("entry")),
@@ -305,7 +299,7 @@ def tournament_standings(
             section,
             tiebreaks=codes,
             edition=tournament.tiebreak_edition,
-            rounds=tournament.rounds.count() or None,
+            rounds=tournament_rounds_total(tournament=tournament) or None,
             round_robin=tournament.is_round_robin,
         )
         for row in rows:
@@ -507,7 +501,7 @@ def _trf_swiss_lines(tournament: Tournament) -> tuple[str, ...]:
     if section is None:
         return ()
     seed = {entry.pk: entry.seed or 0 for entry in section.entries}
-    total = tournament.rounds.count()
+    total = tournament_rounds_total(tournament=tournament)
     options = swiss_pairing_options(tournament=tournament, section=section, total_rounds=total)
     lines = ["XXC white1"]
     number_seed = {index + 1: seed[entry.pk] for index, entry in enumerate(section.entries)}
@@ -519,16 +513,18 @@ def _trf_swiss_lines(tournament: Tournament) -> tuple[str, ...]:
         lines.append(
             f"XXA {number_seed[number]:>4} " + " ".join(f"{float(p):4.1f}" for p in points)
         )
-    upcoming = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    upcoming = (  # the round being paired, else the first to come (made or not yet)
+        tournament.rounds.filter(status=Round.Status.PAIRING).values_list("number", flat=True)
+    ).first() or next(iter(tournament_rounds_to_come(tournament=tournament)), None)
     if upcoming is not None:
         by_kind: dict[str, list[int]] = defaultdict(list)
-        for bye in upcoming.byes.all():
+        for bye in Bye.objects.filter(round__tournament=tournament, round__number=upcoming):
             by_kind[bye.kind].append(seed[bye.entry_id])
         by_kind[Bye.Kind.ZERO].extend(number_seed[n] for n in section.absent)  # withdrawn
         for kind, seeds in sorted(by_kind.items()):
             if seeds:
                 numbers = " ".join(f"{n:>4}" for n in sorted(set(seeds)))
-                lines.append(f"240 {kind} {upcoming.number:>3} {numbers}")
+                lines.append(f"240 {kind} {upcoming:>3} {numbers}")
     return tuple(lines)
 
 
@@ -544,7 +540,7 @@ def _trf_header(tournament: Tournament, player_count: int) -> tuple[tuple[str, s
         ("062", str(player_count)),
         ("092", TRF_TYPES.get(tournament.format, tournament.get_format_display())),
         ("102", tournament.organiser.get_username()),
-        ("142", str(tournament.rounds.count())),
+        ("142", str(tournament_rounds_total(tournament=tournament))),
     )
 
 
@@ -574,7 +570,8 @@ def tournament_possible_places(
                 section, remaining_games=tuple(_remaining_games(tournament, section))
             )
         else:
-            left = tournament.rounds.exclude(status=Round.Status.COMPLETE).count()
+            complete = tournament.rounds.filter(status=Round.Status.COMPLETE).count()
+            left = tournament_rounds_total(tournament=tournament) - complete
             result = standings_memo.possible_places(section, rounds_left=left)
         for number, place in result.items():
             places[section.entry(number).pk] = place
@@ -590,7 +587,9 @@ def _remaining_games(tournament: Tournament, section: SectionField) -> list[tupl
     for orange_id, blue_id in pending:
         remaining.append((section.number_of(orange_id), section.number_of(blue_id)))
     size = len(section.entries)
-    planned = tournament.rounds.filter(status=Round.Status.PLANNED).values_list("number", flat=True)
+    planned = tournament.rounds.filter(
+        status__in=[Round.Status.PLANNED, Round.Status.PAIRING]
+    ).values_list("number", flat=True)
     for number in planned:
         if number > (size - 1 + size % 2) * tournament.cycles:
             continue
@@ -716,23 +715,32 @@ def tournament_match_in(*, tournament: Tournament, match_id: int) -> KnockoutMat
 # --- Swiss: late entries, byes ahead of a round, forbidden pairs -------------------------------
 
 
+def tournament_rounds_total(*, tournament: Tournament) -> int:
+    """How many rounds the event has: the number planned (a Swiss makes each round as it
+    comes, not all at the start), else the rounds it has."""
+    return tournament.rounds_planned or tournament.rounds.count()
+
+
 def tournament_late_entry_round(*, tournament: Tournament) -> int | None:
     """The round a late entrant would start in now, or None when the event takes no late
     entries (not a running Swiss, none allowed, or the last round for them is paired)."""
     last = tournament.late_entry_last_round
     if tournament.status != Tournament.Status.RUNNING or last is None:
         return None
-    nxt = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
-    return nxt.number if nxt is not None and nxt.number <= last else None
+    nxt = next(iter(tournament_rounds_to_come(tournament=tournament)), None)
+    return nxt if nxt is not None and nxt <= last else None
 
 
 def tournament_rounds_to_come(*, tournament: Tournament) -> list[int]:
-    """Numbers of the rounds not paired yet (a bye can still be entered for them)."""
-    return list(
-        tournament.rounds.filter(status=Round.Status.PLANNED)
-        .order_by("number")
+    """Numbers of the rounds not paired yet (a bye can still be entered for them): those
+    after the last round started or being paired, whether or not made yet."""
+    started = (
+        tournament.rounds.exclude(status=Round.Status.PLANNED)
+        .order_by("-number")
         .values_list("number", flat=True)
+        .first()
     )
+    return list(range((started or 0) + 1, tournament_rounds_total(tournament=tournament) + 1))
 
 
 def tournament_byes_ahead(*, tournament: Tournament) -> list[Bye]:

@@ -296,7 +296,9 @@ def _manage_context(tournament: Tournament, query: Any) -> dict[str, Any]:
     rounds = pages.rounds_with_boards(
         tournament=tournament, round_number=query.get("round"), boards=query.get("boards")
     )
-    next_round = next((r for r in rounds if r.status == Round.Status.PLANNED), None)
+    pairing = next((r.number for r in rounds if r.status == Round.Status.PAIRING), None)
+    to_come = selectors.tournament_rounds_to_come(tournament=tournament)
+    next_round = pairing or (to_come[0] if to_come else None)  # paired by hand if wanted
     swiss = tournament.format == Tournament.Format.SWISS
     entries = selectors.tournament_entries(tournament=tournament)
     return {
@@ -340,7 +342,7 @@ def open_registration(request: HttpRequest, tournament_id: int) -> str:
 def start(request: HttpRequest, tournament_id: int) -> str:
     tournament = _managed(request, tournament_id)
     services.tournament_start(tournament_id=tournament.pk, actor=request.user)
-    return f"{tournament} has started: the first games are on."
+    return f"{tournament} has started: round 1 is being paired, its games start in a moment."
 
 
 @_action

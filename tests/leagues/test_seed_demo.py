@@ -14,7 +14,8 @@ from leagues.management.commands.seed_demo_leagues import LEAGUE
 from leagues.models import League, Membership
 from notifications.models import OutboxEmail
 
-pytestmark = pytest.mark.django_db
+# The command pairs its rounds itself (``rounds_paired_in_process``), as it does when run.
+pytestmark = [pytest.mark.django_db, pytest.mark.pairing_deferred]
 
 
 def seed() -> str:

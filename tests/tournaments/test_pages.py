@@ -176,7 +176,9 @@ def test_manage_publish_approve_invite_start_and_fix(organiser, players, commit)
     assert any("reason is required" in m for m in messages_of(no_reason))
     with commit():
         started = client.post(f"{manage}start/", {"back": "manage"}, follow=True)
-    assert messages_of(started) == ["Oak Cup has started: the first games are on."]
+    assert messages_of(started) == [
+        "Oak Cup has started: round 1 is being paired, its games start in a moment."
+    ]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     page = started.content.decode()

@@ -329,10 +329,16 @@ def test_an_event_that_cannot_be_paired_does_not_hold_up_the_others(
     register_all(fine, players[3:6])
     monkeypatch.setitem(plugins._SYSTEMS, "swiss", no_pairing)
     report = services.tournaments_advance(now=T0 + timedelta(days=1))
-    assert report[broken.pk] == {"error": "pairing_failed"}
-    assert report[fine.pk] == {"started": True}
-    assert Tournament.objects.get(pk=broken.pk).status == "registration"  # rolled back whole
-    assert Tournament.objects.get(pk=fine.pk).status == "running"
+    assert report == {broken.pk: {"started": True}, fine.pk: {"started": True}}
+    # the start stands; the round waits, the organiser is told once, the beat tries again
+    assert Round.objects.get(tournament=broken, number=1).status == "pairing"
+    told = OutboxEmail.objects.filter(recipient=organiser, dedupe_key__contains=":pairing_failed:")
+    assert [mail.subject for mail in told] == [f"{broken.name}: round 1 cannot be paired"]
+    assert "every pairing repeats a game" in told.get().body_text
+    later = T0 + timedelta(days=1, minutes=2)
+    assert services.tournaments_advance(now=later) == {broken.pk: {"pairing_requeued": [1]}}
+    assert told.count() == 1
+    assert Round.objects.get(tournament=fine, number=1).status == "running"
 
 
 def test_the_organiser_sets_round_dates(four, organiser, players, commit):

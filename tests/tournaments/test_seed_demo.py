@@ -16,7 +16,8 @@ from tournaments import selectors
 from tournaments.management.commands.seed_demo_tournaments import demo_events
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+# The command pairs its rounds itself (``rounds_paired_in_process``), as it does when run.
+pytestmark = [pytest.mark.django_db, pytest.mark.pairing_deferred]
 
 
 def seed() -> str:

@@ -44,6 +44,11 @@ from tournaments.services.results import (
     tournament_game_ended,
     tournament_result_fix,
 )
+from tournaments.services.rounds import (
+    rounds_paired_in_process,
+    tournament_pairings_resume,
+    tournament_round_pair,
+)
 from tournaments.services.setup import (
     SETTING_FIELDS,
     TIEBREAKS_HELP,
@@ -84,15 +89,18 @@ __all__ = [
     "result_of_game",
     "round_dates_set",
     "round_pair_manually",
+    "rounds_paired_in_process",
     "tournament_advance",
     "tournament_cancel",
     "tournament_create",
     "tournament_game_adjudicate",
     "tournament_game_ended",
     "tournament_import_trf",
+    "tournament_pairings_resume",
     "tournament_register",
     "tournament_registration_open",
     "tournament_result_fix",
+    "tournament_round_pair",
     "tournament_round_robin_start_with",
     "tournament_start",
     "tournament_update",

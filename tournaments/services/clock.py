@@ -18,7 +18,7 @@ from tournaments import emails
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services.common import Result, _tournament_locked
 from tournaments.services.results import _game_result_record
-from tournaments.services.rounds import _rounds_move_on
+from tournaments.services.rounds import _pairings_requeue, _rounds_move_on
 from tournaments.services.start import _start
 
 logger = logging.getLogger(__name__)
@@ -67,7 +67,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> di
     """Do what the clock says is due for one tournament; safe to run any number of times.
 
     Starts it at its start date; records results of games that ended while a
-    notification was lost; starts rounds whose date came; flags games past a round's or the
+    notification was lost; queues the pairing of a round whose date came, and again of one
+    whose task was lost (``PAIRING_RETRY_AFTER``); flags games past a round's or the
     event's end date for adjudication. Returns what was done, for logs and tests.
     """
     now = now or timezone.now()
@@ -96,6 +97,9 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> di
         started = _rounds_move_on(tournament, now=now)
         if started:
             done["rounds_started"] = started
+        requeued = _pairings_requeue(tournament, now=now)
+        if requeued:
+            done["pairing_requeued"] = requeued
         flagged = _deadlines_pass(tournament, now=now)
         if flagged:
             done["adjudication_needed"] = flagged

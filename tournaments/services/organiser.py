@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Game
 from moderation.services import audit_record
-from tournaments import audit, errors
+from tournaments import audit, errors, selectors
 from tournaments.models import Round, Tournament
 from tournaments.pairing.base import Pair, RoundPairing
 from tournaments.plugins import tournament_format_for
@@ -26,7 +26,13 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
-from tournaments.services.rounds import _excused, _round_settle, _round_start
+from tournaments.services.rounds import (
+    _excused,
+    _round_made,
+    _round_next_number,
+    _round_settle,
+    _round_start,
+)
 from tournaments.services.start import _cancel
 
 
@@ -44,12 +50,12 @@ def round_dates_set(
     tournament = _tournament_locked(tournament_id)
     _require_manager(tournament, actor, permission=ORGANISE_PERMISSION)
     _require_status(tournament, Tournament.Status.RUNNING, doing="change round dates")
-    rnd = tournament.rounds.filter(number=round_number).first()
-    if rnd is None:
+    total = selectors.tournament_rounds_total(tournament=tournament)
+    if not 1 <= round_number <= total:
         raise errors.InvalidSettings(
-            f"{tournament} has rounds 1 to {tournament.rounds.count()}, not {round_number}.",
-            code="no_such_round",
+            f"{tournament} has rounds 1 to {total}, not {round_number}.", code="no_such_round"
         )
+    rnd = _round_made(tournament, round_number)
     if rnd.status == Round.Status.COMPLETE:
         raise errors.WrongStatus(f"Round {round_number} is complete.", code="round_complete")
     if starts_at is not None:
@@ -80,7 +86,8 @@ def round_pair_manually(
     reason: str,
     now: datetime | None = None,
 ) -> Round:
-    """The organiser pairs the next planned round by hand and starts it (round robin, Swiss).
+    """The organiser pairs the next round by hand and starts it (round robin, Swiss): a
+    planned one, or one waiting for its pairing task (which then finds it paired).
 
     Only once every earlier round is complete (``round_not_complete`` before): a round paired
     by hand replaces the system's pairing, which the results of the rounds before decide,
@@ -101,7 +108,10 @@ def round_pair_manually(
             "Manual pairing is for one-section round robin and Swiss events.",
             code="manual_pairing_unsupported",
         )
-    rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    number = _round_next_number(tournament)  # a round "pairing" counts as started
+    rnd = tournament.rounds.filter(status=Round.Status.PAIRING).first() or (
+        _round_made(tournament, number) if number is not None else None
+    )
     if rnd is None:
         raise errors.WrongStatus("Every round has been paired already.", code="no_round_left")
     _require_earlier_rounds_complete(tournament, rnd)

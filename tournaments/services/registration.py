@@ -21,6 +21,7 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
+from tournaments.services.rounds import _round_made
 from tournaments.services.setup import _validate
 from tournaments.services.start import _start
 
@@ -108,16 +109,16 @@ def _late_register(tournament: Tournament, *, user: User, entry_code: str) -> En
 
 def _late_round_open(tournament: Tournament) -> Round:
     """The round a late entrant would start in; refused when late entries are over."""
-    nxt = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
+    nxt = next(iter(selectors.tournament_rounds_to_come(tournament=tournament)), None)
     last = tournament_format_for(format=tournament.format).late_entries_until(tournament)
     if last is None:
         raise _refuse("registration_closed", f"{tournament} has started: it takes no late entries.")
-    if nxt is None or nxt.number > last:
+    if nxt is None or nxt > last:
         raise _refuse(
             "late_entry_closed",
             f"{tournament} took late entries until round {last} was paired.",
         )
-    return nxt
+    return _round_made(tournament, nxt)
 
 
 def _late_seat(tournament: Tournament, entry: Entry) -> None:

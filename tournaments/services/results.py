@@ -187,7 +187,11 @@ def entry_remove(*, entry_id: int, actor: User, reason: str, now: datetime | Non
 
 
 def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetime) -> None:
-    last_round = tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("-number").first()
+    last_round = (  # a round being paired leaves them out
+        tournament.rounds.filter(status__in=[Round.Status.RUNNING, Round.Status.COMPLETE])
+        .order_by("-number")
+        .first()
+    )
     mine = list(
         TournamentGame.objects.select_related("game", "round", "match").filter(
             Q(orange=entry) | Q(blue=entry), tournament=tournament
@@ -203,7 +207,9 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
         update_fields=["status", "withdrawn_at", "withdrawn_after_round", "results_cancelled"]
     )
     # Byes entered ahead lapse: a withdrawn player scores nothing more.
-    Bye.objects.filter(entry=entry, round__status=Round.Status.PLANNED).delete()
+    Bye.objects.filter(
+        entry=entry, round__status__in=[Round.Status.PLANNED, Round.Status.PAIRING]
+    ).delete()
     for link in mine:
         if cancel:
             link.result, link.result_fixed = Result.CANCELLED, True

@@ -1,18 +1,32 @@
 """Running the rounds: which round is due, pairing it and starting its games, completing it,
 and finishing the event when the last one is complete.
 
-``_rounds_move_on`` is the one loop that moves an event on: it starts each round that is due
-and, since a round can be complete as soon as it starts (only byes and forfeits), goes on
-while something is due. Completing a round (``_round_complete_if_done``) only marks it; the
-callers then move the event on, so nothing here calls itself back.
+``_rounds_move_on`` moves an event on: it finishes the event once its last round is
+complete, else marks the next round that is due "pairing" and queues the task that pairs it
+(``tournament_round_pair``, after the commit), so no request waits for a pairing. The task
+pairs the round, starts its games and, since a round can be complete as soon as it starts
+(only byes and forfeits) and some rounds start before the previous one is complete, moves
+the event on in turn. One round is being paired at a time. Completing a round
+(``_round_complete_if_done``) only marks it; the callers then move the event on, so nothing
+here calls itself back.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from celery import signature
+from django.db import transaction
+from django.utils import timezone
+
+from celticsite.celery import task_delay_on_commit
+from celticsite.errors import DomainError
 from games import services as game_services
 from games.models import Game
 from tournaments import emails, errors, selectors
@@ -20,40 +34,224 @@ from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.pairing.base import Pair, PairingError, RoundPairing
 from tournaments.plugins import pairing_system_for, tournament_format_for
 from tournaments.records import SectionField, section_fields
-from tournaments.services.common import Result
+from tournaments.services.common import Result, _tournament_locked
+
+#: The Celery task that pairs a round (``tournaments.tasks.pair_round``), queued by name.
+PAIR_ROUND_TASK = "tournaments.tasks.pair_round"
+
+#: The beat queues the pairing of a round again once it has waited this long (a task lost
+#: with a killed worker); a copy of a task still running waits for the tournament's lock,
+#: then finds the round paired and does nothing.
+PAIRING_RETRY_AFTER = timedelta(seconds=60)
+
+#: The rounds waiting to be paired in this process (``rounds_paired_in_process``), or None.
+_paired_here: ContextVar[list[tuple[int, int]] | None] = ContextVar("paired_here", default=None)
+
+logger = logging.getLogger(__name__)
 
 
 def _rounds_move_on(tournament: Tournament, *, now: datetime, completed: bool = False) -> list[int]:
-    """Start every planned round whose time has come, in order; returns their numbers.
+    """Queue the pairing of the next planned round if its time has come; returns its number.
 
-    All at once: every round at the start. Round by round: the next round once the previous
-    one is complete. On dates: the next round at its start date, once the previous is
-    complete; a format whose rounds do not depend on results (a round robin) starts a round
-    at its date even if the previous one is not complete. A round complete as soon as it
-    starts lets the next one start in turn; the last one to complete finishes the event.
+    All at once: every round at the start, one after the other. Round by round: the next
+    round once the previous one is complete. On dates: the next round at its start date, once
+    the previous is complete; a format whose rounds do not depend on results (a round robin)
+    starts a round at its date even if the previous one is not complete. Nothing is queued
+    while a round is being paired: its task moves the event on when done.
     ``completed``: a round has just been completed, so the event may be over.
     """
-    started: list[int] = []
     if completed and _rounds_all_complete(tournament):
         _finish(tournament, now=now)
-    while tournament.status == Tournament.Status.RUNNING:
-        rnd = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number").first()
-        if rnd is None or not _round_due(tournament, rnd, now=now):
-            break
+    if tournament.status != Tournament.Status.RUNNING:
+        return []
+    if tournament.rounds.filter(status=Round.Status.PAIRING).exists():
+        return []
+    number = _round_next_number(tournament)
+    if number is None:
+        return []
+    rnd = tournament.rounds.filter(number=number).first() or Round(  # made once it is due
+        tournament=tournament, number=number, starts_at=_round_planned_start(tournament, number)
+    )
+    if not _round_due(tournament, rnd, now=now):
+        return []
+    rnd.status = Round.Status.PAIRING
+    rnd.pairing_queued_at = now
+    rnd.save()
+    _round_pairing_queue(tournament.pk, rnd.number)
+    return [rnd.number]
+
+
+def _round_next_number(tournament: Tournament) -> int | None:
+    """The first round not started nor being paired (made or not yet), or None when every
+    round has started. Rounds start in order."""
+    started = (
+        tournament.rounds.exclude(status=Round.Status.PLANNED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+    return started + 1 if started < (tournament.rounds_planned or 0) else None
+
+
+def _round_made(tournament: Tournament, number: int) -> Round:
+    """Round ``number`` of a running event, made now (planned, with its start date if
+    rounds run on dates) if it does not exist yet."""
+    rnd, _ = Round.objects.get_or_create(
+        tournament=tournament,
+        number=number,
+        defaults={"starts_at": _round_planned_start(tournament, number)},
+    )
+    return rnd
+
+
+def _round_planned_start(tournament: Tournament, number: int) -> datetime | None:
+    """When round ``number`` is due if rounds run on dates: ``round_interval_days`` apart
+    from the event's start; None otherwise."""
+    if tournament.round_start_mode != Tournament.RoundStartMode.ON_DATES:
+        return None
+    assert tournament.started_at is not None
+    return tournament.started_at + (number - 1) * timedelta(
+        days=tournament.round_interval_days or 0
+    )
+
+
+@contextmanager
+def rounds_paired_in_process() -> Iterator[None]:
+    """Within the block, a round due is paired at once in this process instead of by a task
+    after the commit, at the time it was marked "pairing" (scripts that play an event
+    through, such as the demo commands, and the tests): as a worker would right away, the
+    rounds it makes due in turn one after the other, and a round that cannot be paired is
+    logged and stays "pairing"."""
+    token = _paired_here.set([])
+    try:
+        yield
+    finally:
+        _paired_here.reset(token)
+
+
+def _round_pairing_queue(tournament_id: int, round_number: int) -> None:
+    """Queue the task ``pair_round`` (by name: the tasks call the services) for the round
+    after the commit; the beat queues it again if the broker is down or the task is lost.
+    Within ``rounds_paired_in_process``, pair it here instead."""
+    waiting = _paired_here.get()
+    if waiting is not None:
+        waiting.append((tournament_id, round_number))
+        if len(waiting) == 1:  # else a pairing running here made it due: it comes next
+            _pairings_run_here(waiting)
+        return
+    task_delay_on_commit(
+        signature(PAIR_ROUND_TASK),
+        tournament_id,
+        round_number,
+        on_outage=f"Could not queue the pairing of round {round_number} of {tournament_id}",
+    )
+
+
+def _pairings_run_here(waiting: list[tuple[int, int]]) -> None:
+    try:
+        while waiting:
+            tournament_id, number = waiting[0]
+            queued_at = (
+                Round.objects.filter(tournament_id=tournament_id, number=number)
+                .values_list("pairing_queued_at", flat=True)
+                .first()
+            )
+            try:
+                tournament_round_pair(
+                    tournament_id=tournament_id, round_number=number, now=queued_at
+                )
+            except DomainError as exc:
+                logger.warning(
+                    "Round %s of tournament %s cannot be paired: %s",
+                    number,
+                    tournament_id,
+                    exc.detail,
+                )
+            waiting.pop(0)
+    finally:
+        waiting.clear()
+
+
+def _pairings_requeue(tournament: Tournament, *, now: datetime) -> list[int]:
+    """Queue again the pairing of a round waiting for it longer than ``PAIRING_RETRY_AFTER``
+    (the beat's safety net); returns the round numbers."""
+    stuck = list(
+        tournament.rounds.filter(
+            status=Round.Status.PAIRING, pairing_queued_at__lte=now - PAIRING_RETRY_AFTER
+        )
+    )
+    for rnd in stuck:
+        rnd.pairing_queued_at = now
+        rnd.save(update_fields=["pairing_queued_at"])
+        _round_pairing_queue(tournament.pk, rnd.number)
+    return [rnd.number for rnd in stuck]
+
+
+def tournament_pairings_resume() -> int:
+    """Queue the pairing of every round marked "pairing" (a worker starting: a task it held
+    when killed may be lost); returns how many were queued."""
+    stuck = list(
+        Round.objects.filter(
+            status=Round.Status.PAIRING, tournament__status=Tournament.Status.RUNNING
+        ).values_list("tournament_id", "number")
+    )
+    for tournament_id, number in stuck:
+        _round_pairing_queue(tournament_id, number)
+    return len(stuck)
+
+
+def tournament_round_pair(
+    *, tournament_id: int, round_number: int, now: datetime | None = None
+) -> bool:
+    """Pair a round marked "pairing", start its games, and move the event on (the task
+    ``pair_round``). Safe to run twice, even at once: under the tournament's lock, a round
+    no longer pairing is left alone. Returns whether it paired the round.
+
+    A round that cannot be paired (``PairingFailed``, raised) stays "pairing": the organiser
+    is told once, the beat tries again, and the organiser may pair it by hand.
+    """
+    try:
+        return _round_pair(tournament_id, round_number, now=now)
+    except errors.PairingFailed as exc:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        emails.organiser_news(
+            tournament=tournament,
+            kind=emails.OrganiserNews.PAIRING_FAILED,
+            key=f"pairing:{round_number}",
+            context={"round_number": round_number, "problem": exc.detail},
+        )
+        raise
+
+
+def _round_pair(tournament_id: int, round_number: int, *, now: datetime | None) -> bool:
+    with transaction.atomic():
+        tournament = _tournament_locked(tournament_id)
+        rnd = tournament.rounds.filter(number=round_number).first()
+        if (
+            tournament.status != Tournament.Status.RUNNING
+            or rnd is None
+            or rnd.status != Round.Status.PAIRING
+        ):
+            return False
+        now = now or timezone.now()
         _round_start(tournament, rnd, now=now)
-        started.append(rnd.number)
-        if _round_complete_if_done(tournament, rnd, now=now) and _rounds_all_complete(tournament):
-            _finish(tournament, now=now)
-    return started
+        _rounds_move_on(
+            tournament, now=now, completed=_round_complete_if_done(tournament, rnd, now=now)
+        )
+    return True
 
 
 def _rounds_all_complete(tournament: Tournament) -> bool:
-    return not tournament.rounds.exclude(status=Round.Status.COMPLETE).exists()
+    """Every round is made (a Swiss makes them as they come) and complete."""
+    return (
+        _round_next_number(tournament) is None
+        and not tournament.rounds.exclude(status=Round.Status.COMPLETE).exists()
+    )
 
 
 def _round_settle(tournament: Tournament, rnd: Round, *, now: datetime) -> None:
-    """Complete ``rnd`` if every game (and match) is decided, then finish the event or start
-    the rounds now due."""
+    """Complete ``rnd`` if every game (and match) is decided, then finish the event or queue
+    the round now due."""
     if _round_complete_if_done(tournament, rnd, now=now):
         _rounds_move_on(tournament, now=now, completed=True)
 
@@ -93,10 +291,11 @@ def _round_start(
         for field in section_fields(tournament)
     ]
     rnd.status = Round.Status.RUNNING
+    rnd.pairing_queued_at = None
     rnd.started_at = now
     if tournament.round_duration_days and rnd.ends_at is None:  # the organiser's date wins
         rnd.ends_at = now + timedelta(days=tournament.round_duration_days)
-    rnd.save(update_fields=["status", "started_at", "ends_at"])
+    rnd.save(update_fields=["status", "pairing_queued_at", "started_at", "ends_at"])
     games: list[Game] = []
     bye_users = []
     for plan in sorted(plans, key=lambda plan: plan.field.section):

@@ -3,7 +3,7 @@ came."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,7 +19,7 @@ from tournaments.services.common import (
     _require_status,
     _tournament_locked,
 )
-from tournaments.services.rounds import _rounds_move_on
+from tournaments.services.rounds import _round_planned_start, _rounds_move_on
 from tournaments.standings.records import PlayerRecord
 
 
@@ -75,7 +75,7 @@ def _start(tournament: Tournament, *, now: datetime, automatic: bool) -> None:
     tournament.entries.filter(status__in=[Entry.Status.PENDING, Entry.Status.INVITED]).update(
         status=Entry.Status.DECLINED
     )
-    _rounds_create(tournament, now=now)
+    _rounds_create(tournament)
     _rounds_move_on(tournament, now=now)
 
 
@@ -119,19 +119,20 @@ def _seed(tournament: Tournament, entries: list[Entry]) -> None:
         )
 
 
-def _rounds_create(tournament: Tournament, *, now: datetime) -> None:
-    """The rounds of the event, each with its planned start date if rounds run on dates."""
-    total = tournament_format_for(format=tournament.format).rounds_total(tournament)
-    interval = timedelta(days=tournament.round_interval_days or 0)
-    on_dates = tournament.round_start_mode == Tournament.RoundStartMode.ON_DATES
-    Round.objects.bulk_create(
-        Round(
-            tournament=tournament,
-            number=number,
-            starts_at=now + (number - 1) * interval if on_dates else None,
-        )
-        for number in range(1, total + 1)
-    )
+def _rounds_create(tournament: Tournament) -> None:
+    """The rounds of the event, each with its planned start date if rounds run on dates;
+    a format that makes its rounds as they come (a Swiss) makes none here, and only the
+    number of rounds is stored."""
+    fmt = tournament_format_for(format=tournament.format)
+    total = fmt.rounds_total(tournament)
     if tournament.rounds_planned != total:  # the organiser's number stands (a Swiss)
         tournament.rounds_planned = total
         tournament.save(update_fields=["rounds_planned"])
+    if not fmt.rounds_made_at_start:
+        return
+    Round.objects.bulk_create(
+        Round(
+            tournament=tournament, number=number, starts_at=_round_planned_start(tournament, number)
+        )
+        for number in range(1, total + 1)
+    )

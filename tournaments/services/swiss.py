@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from moderation.services import audit_record
-from tournaments import audit, errors
+from tournaments import audit, errors, selectors
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -24,6 +24,7 @@ from tournaments.services.common import (
     _tournament_locked,
 )
 from tournaments.services.results import _withdraw
+from tournaments.services.rounds import _round_made
 
 _FORFEIT_LOSSES = {
     "orange": (Result.BLUE_FORFEIT_WIN, Result.DOUBLE_FORFEIT),
@@ -61,15 +62,15 @@ def _swiss_round_to_come(tournament: Tournament, round_number: int | None) -> Ro
             "Byes ahead of a round are for Swiss events: other formats are paired in advance.",
             code="byes_swiss_only",
         )
-    rounds = tournament.rounds.filter(status=Round.Status.PLANNED).order_by("number")
-    rnd = rounds.first() if round_number is None else rounds.filter(number=round_number).first()
-    if rnd is None:
+    to_come = selectors.tournament_rounds_to_come(tournament=tournament)
+    number = to_come[0] if round_number is None and to_come else round_number
+    if number is None or number not in to_come:
         raise errors.WrongStatus(
             f"Round {round_number or 'next'} of {tournament} is not waiting to be paired: "
             "a bye can only be entered before its round is paired.",
             code="round_paired",
         )
-    return rnd
+    return _round_made(tournament, number)
 
 
 @transaction.atomic

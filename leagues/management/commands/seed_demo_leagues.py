@@ -59,7 +59,8 @@ class Command(BaseCommand):
         if League.objects.filter(name=LEAGUE).exists():
             self.stdout.write(self.style.SUCCESS("Demo league already present."))
             return
-        with transaction.atomic():
+        # The divisions' rounds are paired here, as the script plays them, not by a worker.
+        with transaction.atomic(), tournament_services.rounds_paired_in_process():
             first_email = OutboxEmail.objects.order_by("-pk").values_list("pk", flat=True).first()
             seed_league(now=timezone.now(), rng=random.Random(seed))
             # Made by this script at past dates: drop the emails rather than send a burst.

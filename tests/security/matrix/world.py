@@ -116,7 +116,9 @@ def build_world() -> World:
         testers=testers,
     )
     world.targets = _admin_targets(world, root=root, moderators=moderators)
-    world.targets.update(_tournament_targets(world))
+    # Built once per module, outside each test's fixtures: the rounds are paired here.
+    with tournament_services.rounds_paired_in_process():
+        world.targets.update(_tournament_targets(world))
     return world
 
 

@@ -178,10 +178,16 @@ def test_the_bbppairings_cases_take_every_fast_path_and_its_fallback(monkeypatch
 
         return counted
 
-    for name in ("_pair_every_moved_down", "_pair_s1_without_exchange", "_pair_in_one_solve"):
+    brackets = (
+        "_pair_by_transposition",
+        "_pair_every_moved_down",
+        "_pair_s1_without_exchange",
+        "_pair_in_one_solve",
+    )
+    for name in brackets:
         monkeypatch.setattr(engine._Bracket, name, counting(name, getattr(engine._Bracket, name)))
     monkeypatch.setattr(engine, "pooled_matching", counting("pooled", pooled.pooled_matching))
     for case in sorted((Path(__file__).parent / "bbp_cases").glob("*.trf")):
         pair_file(case)
-    names = ("_pair_every_moved_down", "_pair_s1_without_exchange", "_pair_in_one_solve", "pooled")
+    names = (*brackets, "pooled")
     assert all(taken[name, True] and taken[name, False] for name in names), taken

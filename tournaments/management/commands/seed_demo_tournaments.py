@@ -81,8 +81,9 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS("Demo tournaments already present."))
             return
         # The demo's moves were made by this script, not by players waiting for news: queue
-        # no email for them rather than send a burst when the server starts.
-        with outbox_muted(), transaction.atomic():
+        # no email for them rather than send a burst when the server starts. Its rounds are
+        # paired here, as it plays them, not by a worker after the commit.
+        with outbox_muted(), transaction.atomic(), services.rounds_paired_in_process():
             self._seed(random.Random(seed), demo_events(timezone.localdate()))
         self.stdout.write(
             self.style.SUCCESS(f"Demo tournaments created: {settings.SITE_URL}/tournaments/")

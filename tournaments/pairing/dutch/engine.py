@@ -8,7 +8,9 @@ order (2.4.1, transpositions). Each decision is fixed by nudging the low bits of
 and solving again, so the pairing never breaks a higher criterion to satisfy a lower one, and
 the players below the bracket always stay pairable (C4, completion). Where it provably gives
 the same matching, a solve covers only the bracket's members and shows that the players below
-can be completed ("How the engine stays fast" in docs/TOURNAMENTS.md).
+can be completed ("How the engine stays fast" in docs/TOURNAMENTS.md). A bracket of one score
+group whose colour optimum is plain takes no matching at all: its first transposition is found
+by a bipartite search (``transposition.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from tournaments.pairing.base import PairingError
-from tournaments.pairing.dutch.completion import complete_pairing
+from tournaments.pairing.dutch.completion import SITTER_TRIES, complete_pairing
 from tournaments.pairing.dutch.matching import MatchingGraph
 from tournaments.pairing.dutch.pooled import pooled_matching
-from tournaments.pairing.dutch.state import PlayerState
+from tournaments.pairing.dutch.state import Float, PlayerState
+from tournaments.pairing.dutch.transposition import (
+    ColourOptimum,
+    colour_optimal,
+    transposition_with_one_exchange,
+)
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
     Floats,
@@ -96,6 +103,47 @@ class DutchPairer:
     def fits(self, a: int, b: int) -> bool:
         """Vertices ``a`` and ``b`` may meet (C1, C3)."""
         return self.compatible(self.players[a], self.players[b])
+
+    def floated(self, vertex: int, kind: Float) -> bool:
+        """The player got a float of ``kind`` in one of the last two rounds."""
+        number = self.players[vertex].number
+        return self.floats.last[number] is kind or self.floats.before_last[number] is kind
+
+    def may_sit_out(self, vertex: int) -> bool:
+        return bye_candidate(self.players[vertex], self.bye)
+
+    def floats_into(self, floater: int, group: Sequence[int]) -> int | None:
+        """A completion in which ``floater`` meets a player of the next score ``group``, the
+        group pairs within itself but for one at most, and everyone below is paired, the
+        bye (if any) to a player who may take it: C4 and C8 at their best. The floater's
+        partner (itself for the bye), or None, which proves nothing."""
+        tail = list(range(len(self.players) - 1, self.tail_start - 1, -1))
+        if not group:
+            return floater if not tail and self.may_sit_out(floater) else None
+        upper = [floater, *reversed(group)]
+        going_down = [None] if len(upper) % 2 == 0 else list(reversed(group))[:SITTER_TRIES]
+        for down in going_down:
+            sitters = [] if down is None else [down]
+            above = complete_pairing(upper, self.fits, sitters=sitters)
+            lower = tail if down is None else [*tail, down]
+            sitters = [v for v in lower if self.may_sit_out(v)]
+            if (
+                above is not None
+                and complete_pairing(lower, self.fits, sitters=sitters) is not None
+            ):
+                return above[floater]
+        return None
+
+    def completes_without(self, excluded: set[int]) -> bool:
+        """The unpaired players but ``excluded`` can all be paired (C4), the bye (if any) to
+        a player who may take it; False proves nothing (``completion.py``)."""
+        order = [
+            v
+            for v in range(len(self.players) - 1, -1, -1)
+            if v not in excluded and not self.graph.is_fixed(v)
+        ]
+        sitters = [v for v in order if self.may_sit_out(v)]
+        return complete_pairing(order, self.fits, sitters=sitters) is not None
 
     def _settle_bye(self) -> None:
         """Is any legal pairing possible, and what score takes the bye? A quick witness
@@ -321,6 +369,8 @@ class _Bracket:
         self.done: set[int] = set(pairer.partner)
 
     def pair(self) -> None:
+        if self._pair_by_transposition():
+            return
         self._set_base_weights()
         if self.moved_down == 0:
             if self._pair_in_one_solve():
@@ -333,6 +383,87 @@ class _Bracket:
 
     def solve(self) -> None:
         self.mate = self.p.solve()
+
+    def _pair_by_transposition(self) -> bool:
+        """A bracket of one score group and at most one MDP, paired by its first
+        transposition among the pairs with the fewest colour conflicts when that is plain
+        and the players below can be completed as well as they can be: what the matching
+        would give (``transposition.py``), without it."""
+        p = self.p
+        bracket = self.members[: self.end]
+        odd = len(bracket) % 2 == 1
+        if not p.shortcut or self.moved_down > 1 or (odd and p.bye.single_downfloater_is_assignee):
+            return False
+        optimum = colour_optimal([p.players[v] for v in bracket])
+        if optimum is None:
+            return False
+        rest = bracket[self.moved_down :]
+        pairs = []
+        if self.moved_down:
+            resident = self._moved_down_partner(optimum)
+            if resident is None:
+                return False
+            pairs.append((bracket[0], resident))
+            rest = [v for v in rest if v != resident]
+        found = self._first_transposition(rest, optimum, odd)
+        if found is None:
+            return False
+        pairs += found[0]
+        below = self._floater_below(bracket, found[1])
+        if below is None:
+            return False
+        for a, b in pairs:
+            self.finalise(a, b)
+        self.mate = self.graph.partners()
+        for floater, partner in below.items():
+            self.mate[floater] = partner
+        return True
+
+    def _floater_below(self, bracket: list[int], floater: int | None) -> dict[int, int] | None:
+        """Whether the players below can be paired as well as they can be once the bracket
+        is: the floater's partner (itself for the bye) if there is one, else nothing;
+        None when that is not shown."""
+        if floater is None:
+            return {} if self.p.completes_without(set(bracket)) else None
+        partner = self.p.floats_into(floater, self.members[self.end :])
+        return None if partner is None else {floater: partner}
+
+    def _moved_down_partner(self, optimum: ColourOptimum) -> int | None:
+        """The highest resident the one MDP may meet in a pairing best by C10-C13 with no
+        resident floating up twice (C15, C17); whether the rest follows is shown after."""
+        mdp = self.members[0]
+        for v in self.members[1 : self.end]:
+            if (
+                self.p.fits(mdp, v)
+                and optimum.allowed(self.p.players[mdp], self.p.players[v])
+                and not self.p.floated(v, Float.UP)
+            ):
+                return v
+        return None
+
+    def _first_transposition(
+        self, rest: list[int], optimum: ColourOptimum, odd: bool
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The residents ``rest`` paired by their first transposition over the pairs
+        ``optimum`` allows, with no exchange or one (``transposition.py``), and the one left
+        out when ``odd``: one the colours allow to float, who did not float down in the
+        last two rounds (C14, C16) and may meet someone below."""
+        p = self.p
+
+        def may_meet(v: int, u: int) -> bool:
+            return p.fits(v, u) and optimum.allowed(p.players[v], p.players[u])
+
+        floaters = None
+        if odd:
+            group = self.members[self.end :]
+            floaters = {
+                u
+                for u in rest
+                if optimum.may_float(p.players[u])
+                and not p.floated(u, Float.DOWN)
+                and (any(p.fits(u, g) for g in group) if group else p.may_sit_out(u))
+            }
+        return transposition_with_one_exchange(rest, may_meet, floaters)
 
     def set(self, i: int, j: int, weight: int) -> None:
         self.graph.set(self.members[i], self.members[j], weight)

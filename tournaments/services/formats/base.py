@@ -73,6 +73,9 @@ class TournamentFormat(ABC):
     avoids_forbidden_pairs: ClassVar[bool] = False
     #: Players may be split into sections (``section_size``).
     has_sections: ClassVar[bool] = False
+    #: Every round is made at the start (a schedule known in advance); otherwise each
+    #: round is made as it comes (or when a bye or a date is entered for it).
+    rounds_made_at_start: ClassVar[bool] = True
     #: The tie-breaks an event gets when the organiser names none (FIDE C.07's
     #: recommendation for the format; docs/TOURNAMENTS.md, "Default tie-breaks").
     default_tiebreaks: ClassVar[tuple[str, ...]] = ()

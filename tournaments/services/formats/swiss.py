@@ -20,6 +20,7 @@ class Swiss(TournamentFormat):
     bye_kind = Bye.Kind.PAIRING  # the pairing-allocated bye (C.04.1.c)
     takes_byes_ahead = True
     avoids_forbidden_pairs = True
+    rounds_made_at_start = False  # up to SWISS_ROUNDS_MAX rounds, each made as it comes
     # Buchholz Cut-1, Buchholz, then the direct encounter of the players still level.
     default_tiebreaks = ("bh_c1", "bh", "de")
 
@@ -85,7 +86,7 @@ class Swiss(TournamentFormat):
         and acceleration."""
         if given is not None:
             return SectionRound(field=field, pairing=given)
-        total = tournament.rounds.count()
+        total = self.rounds_total(tournament)
         options = selectors.swiss_pairing_options(
             tournament=tournament, section=field, total_rounds=total
         )
