@@ -11,11 +11,13 @@ Builds on a fresh SQLite database (its creation is not measured):
   pairings, 30 % draws) imported from a TRF file through ``services.tournament_import_trf``;
 * ``300r``: an imported 3-player Swiss of 300 rounds (the longest-running kind of table).
 
-and times ``selectors.tournament_standings_with_places`` (the standings and possible places
-that both the page and the API read), the anonymous ``GET /api/v1/tournaments/<id>/standings/``
-and the anonymous event page ``GET /tournaments/<id>/``: the first time after a result
-changed (nothing remembered by ``tournaments.standings_memo``) and again (best of
-``--repeat``), with each answer's size and the page's query count. Prints the table for
+and times the worker's ranking after a result (``tasks.standings_warm``), the standings and
+possible places with nothing stored (``selectors.tournament_standings_with_places``: the
+cache down), then the anonymous ``GET /api/v1/tournaments/<id>/standings/``, event page
+``GET /tournaments/<id>/`` and detail API ``GET /api/v1/tournaments/<id>/``, and the
+organiser's manage page: the first time in a process after the worker stored the rankings
+(``tournaments.standings_memo`` forgotten, the shared cache kept) and again (best of
+``--repeat``), with each answer's size and the pages' query counts. Prints the table for
 the "Large events" section of docs/BENCHMARKS.md. Timings never go into tests.
 """
 
@@ -95,10 +97,10 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         print(f"python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
         print(
-            "| event | standings + places (selector), first / again | standings API, page 1 "
-            "| event page, page 1 |"
+            "| event | the worker ranks (standings_warm) | selector, nothing stored "
+            "| standings API, page 1 | event page, page 1 | detail API | manage page |"
         )
-        print("| --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         organiser = _organiser()
         for name in wanted:
             tournament = BUILDERS[name](organiser, args.seed)
@@ -106,13 +108,18 @@ def main() -> None:
 
 
 def _organiser() -> Any:
-    from django.contrib.auth.models import User
+    from django.contrib.auth.models import Permission, User
 
     from accounts.models import Profile
 
     user = User.objects.create(username="organiser", email="organiser@example.org", password="!")
     Profile.objects.create(user=user)
-    return user
+    user.user_permissions.add(
+        Permission.objects.get(
+            codename="organise_tournament", content_type__app_label="tournaments"
+        )
+    )
+    return User.objects.get(pk=user.pk)
 
 
 def build_round_robin(organiser: Any, seed: int, players: int = 60) -> Any:
@@ -181,36 +188,57 @@ BUILDERS: dict[str, Callable[[Any, int], Any]] = {
 
 
 def measure(name: str, tournament: Any, repeat: int) -> None:
-    """One table line: each of the three, first after a result changed (nothing remembered,
-    ``tournaments.standings_memo`` forgotten) / again (best of ``repeat``)."""
-    from django.db import connection
+    """One table line. The worker's ranking after a result (``tasks.standings_warm``, the
+    shared cache empty); the selector with nothing stored (the cache down or the worker
+    behind); then each answer the first time in a process after the worker stored the
+    rankings (``tournaments.standings_memo`` forgotten, the cache kept) / again (best of
+    ``repeat``), with its size (and the pages' query counts)."""
+    from django.core.cache import cache
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
-    from tournaments import selectors, standings_memo
+    from tournaments import selectors, standings_memo, tasks
     from tournaments.models import Tournament
 
-    def first_and_again(action: Callable[[], Any]) -> str:
+    def nothing_stored() -> None:
+        standings_memo.forget()
+        cache.clear()
+
+    def stored_first_and_again(action: Callable[[], Any]) -> str:
         standings_memo.forget()
         first = timed(1, action)
         return f"{first} / {timed(repeat, action)}"
 
     tournament = Tournament.objects.get(pk=tournament.pk)
-    client = Client()
-    cells = [
-        first_and_again(lambda: selectors.tournament_standings_with_places(tournament=tournament))
-    ]
-    api, page = f"/api/v1/tournaments/{tournament.pk}/standings/", f"/tournaments/{tournament.pk}/"
-    for url in (api, page):
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        counted = f", {len(queries)} queries" if url == page else ""
-        cells.append(
-            f"{first_and_again(lambda url=url: client.get(url))}, "
-            f"{len(response.content) / 1024:,.0f} KiB{counted}"
-        )
+    nothing_stored()
+    cells = [timed(1, lambda: tasks.standings_warm(tournament.pk))]
+    nothing_stored()
+    cells.append(
+        timed(1, lambda: selectors.tournament_standings_with_places(tournament=tournament))
+    )
+    tasks.standings_warm(tournament.pk)
+    organiser = Client()
+    organiser.force_login(tournament.organiser)
+    for client, path in (
+        (Client(), "/api/v1/tournaments/{}/standings/"),
+        (Client(), "/tournaments/{}/"),
+        (Client(), "/api/v1/tournaments/{}/"),
+        (organiser, "/tournaments/{}/manage/"),
+    ):
+        cells.append(answer_cell(client, path.format(tournament.pk), stored_first_and_again))
     print(f"| {name} ({tournament.status}) | " + " | ".join(cells) + " |", flush=True)
+
+
+def answer_cell(client: Any, url: str, first_and_again: Callable[[Callable[[], Any]], str]) -> str:
+    """``first / again, size`` of ``GET url`` (and its queries for a page)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    counted = "" if "/api/" in url else f", {len(queries)} queries"
+    timing = first_and_again(lambda: client.get(url))
+    return f"{timing}, {len(response.content) / 1024:,.0f} KiB{counted}"
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from celticsite.api import Pagination, error_responses, query_flag, validated
 from celticsite.errors import DomainError
 from celticsite.permissions import ReadOpenWriteLoggedIn
-from tournaments import errors, pages, selectors, services, tables
+from tournaments import errors, listing, pages, selectors, services, tables
 from tournaments import serializers as s
 from tournaments.models import Tournament
 from tournaments.trf import TrfError, format_trf, parse_trf
@@ -55,8 +55,9 @@ def _managed(
 
 def _detail(request: Request, tournament_id: int) -> dict[str, Any]:
     tournament = _visible(request, tournament_id)
-    tournament.entry_list = list(selectors.tournament_entries(tournament=tournament))  # type: ignore[attr-defined]
-    tournament.round_list = list(selectors.tournament_rounds(tournament=tournament))  # type: ignore[attr-defined]
+    tournament.entry_count = tournament.entries.count()  # type: ignore[attr-defined]
+    tournament.entry_list = listing.detail_entries(tournament=tournament)  # type: ignore[attr-defined]
+    tournament.round_list = listing.detail_rounds(tournament=tournament)  # type: ignore[attr-defined]
     can_manage = selectors.tournament_can_manage(tournament=tournament, user=request.user)
     return s.TournamentDetailSerializer(tournament, context={"can_manage": can_manage}).data
 
@@ -136,7 +137,11 @@ class TournamentDetailApi(APIView):
 
     @extend_schema(
         operation_id="tournaments_detail",
-        summary="A tournament: rules, entries, rounds with their games",
+        summary="A tournament: rules, its first entries, rounds with the first games",
+        description="Bounded for large events: `entries` holds the first 200 entries "
+        "(`entry_count` all of them; every one at `entries/`), and the rounds list their "
+        "games while the total stays within 200 (`games_listed`, `game_count`; every game at "
+        "`games/?round=N`).",
         responses={200: s.TournamentDetailSerializer, **_errors(404)},
         tags=TAGS,
     )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import api
+from tournaments import api, api_lists
 
 app_name = "tournaments-api"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("", api.TournamentListCreateApi.as_view(), name="list"),
     path("import-trf/", api.TournamentTrfImportApi.as_view(), name="trf-import"),
     path(T, api.TournamentDetailApi.as_view(), name="detail"),
+    path(T + "entries/", api_lists.TournamentEntriesApi.as_view(), name="entries"),
+    path(T + "games/", api_lists.TournamentGamesApi.as_view(), name="games"),
     path(T + "standings/", api.TournamentStandingsApi.as_view(), name="standings"),
     path(T + "crosstable/", api.TournamentCrosstableApi.as_view(), name="crosstable"),
     path(T + "rounds-table/", api.TournamentRoundTableApi.as_view(), name="rounds-table"),

@@ -7,6 +7,7 @@ a cancelled game (a withdrawal under the half rule) counts as not played.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -77,11 +78,19 @@ class SectionField:
     @cached_property
     def key(self) -> tuple[object, ...]:
         """What the records are made of, in plain values (cheap to hash and compare): equal
-        keys, equal records (their ``extra`` aside)."""
+        keys, equal records (their ``extra`` aside). Games still pending (or cancelled) make
+        no record, so pairing a round changes no key."""
         players = tuple(
             (e.pk, e.name, e.rating_at_start, e.withdrawn_after_round) for e in self.entries
         )
-        return (players, self.games, self.byes)
+        decided = tuple(game for game in self.games if game[3] in OUTCOMES)
+        return (players, decided, self.byes)
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of :attr:`key` (of its ``repr``, the same in every process): a short name
+        for these records, in memory and in a cache that processes share."""
+        return hashlib.blake2b(repr(self.key).encode(), digest_size=20).hexdigest()
 
     def entry(self, number: int) -> Entry:
         return self.entries[number - 1]

@@ -457,13 +457,41 @@ class RoundOutputSerializer(serializers.ModelSerializer):
         ]
 
 
+class DetailRoundSerializer(RoundOutputSerializer):
+    games = TournamentGameOutputSerializer(
+        many=True,
+        help_text="Deprecated: every game of the first rounds while their total stays within "
+        "200, none for the rounds after (`games_listed` false). Read `games/?round=N`.",
+    )
+    game_count = serializers.IntegerField(help_text="The round's games.")
+    games_listed = serializers.BooleanField(
+        help_text="Whether `games` holds every game of the round (else it is empty)."
+    )
+
+    class Meta(RoundOutputSerializer.Meta):
+        fields = [*RoundOutputSerializer.Meta.fields, "game_count", "games_listed"]
+
+
+class TournamentGameListedSerializer(TournamentGameOutputSerializer):
+    round = serializers.IntegerField(source="round.number", help_text="The round's number.")
+
+    class Meta(TournamentGameOutputSerializer.Meta):
+        fields = ["round", *TournamentGameOutputSerializer.Meta.fields]
+
+
 class TournamentDetailSerializer(TournamentSummarySerializer):
     rules = serializers.SerializerMethodField()
     entry_code = serializers.SerializerMethodField(
         help_text="The entry code: shown to those who manage the event, else null."
     )
-    entries = EntryOutputSerializer(many=True, source="entry_list")
-    rounds = RoundOutputSerializer(many=True, source="round_list")
+    entries = EntryOutputSerializer(
+        many=True,
+        source="entry_list",
+        help_text="Deprecated: the first 200 entries (seed order, then by registration); "
+        "`entry_count` says how many there are. Read `entries/`.",
+    )
+    entry_count = serializers.IntegerField(help_text="Every entry, whatever its status.")
+    rounds = DetailRoundSerializer(many=True, source="round_list")
     can_manage = serializers.SerializerMethodField(
         help_text="Whether you may run this event (settings, entries, rounds, results)."
     )
@@ -478,6 +506,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
             "rules",
             "entry_code",
             "can_manage",
+            "entry_count",
             "entries",
             "rounds",
         ]

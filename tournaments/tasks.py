@@ -10,7 +10,8 @@ from celery import shared_task
 from django.utils import timezone
 
 from celticsite.errors import DomainError
-from tournaments import services
+from tournaments import selectors, services, standings_memo
+from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -46,3 +47,18 @@ def advance_tournaments() -> dict[int, Any]:
     message missed, queue again the pairing of a round whose task was lost, and hand games
     past a deadline to their organisers."""
     return services.tournaments_advance(now=timezone.now())
+
+
+@shared_task
+def standings_warm(tournament_id: int) -> bool:
+    """A result changed: rank the event and store its standings and possible places where
+    every process reads them (``tournaments.standings_memo``), so that the first page or API
+    answer after the result reads them instead of ranking. Safe to run twice (the second
+    finds them stored). False for a knockout (not ranked that way) or an event not started."""
+    standings_memo.warm_release(tournament_id)
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    ranked = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    if tournament is None or tournament.is_knockout or tournament.status not in ranked:
+        return False
+    selectors.tournament_standings_with_places(tournament=tournament)
+    return True

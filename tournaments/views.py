@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -279,22 +280,31 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if saved is not None:
         messages.success(request, "Settings saved.")
         return redirect("tournaments:manage", tournament_id=tournament.pk)
-    context = {**_manage_context(tournament), "rights": rights, "form": form if editable else None}
+    context = {
+        **_manage_context(tournament, request.GET),
+        "rights": rights,
+        "form": form if editable else None,
+    }
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/manage.html", context, status=status)
 
 
-def _manage_context(tournament: Tournament) -> dict[str, Any]:
+def _manage_context(tournament: Tournament, query: Any) -> dict[str, Any]:
     """What the manage page shows of ``tournament`` (the template offers each action only to
-    the holders of its ``rights``)."""
-    rounds = list(selectors.tournament_rounds(tournament=tournament))
+    the holders of its ``rights``): the entries 100 a page (``?entries=``), one round's games
+    100 a page (``?round=``, ``?boards=``), as the event page does."""
+    rounds = pages.rounds_with_boards(
+        tournament=tournament, round_number=query.get("round"), boards=query.get("boards")
+    )
     pairing = next((r.number for r in rounds if r.status == Round.Status.PAIRING), None)
     to_come = selectors.tournament_rounds_to_come(tournament=tournament)
     next_round = pairing or (to_come[0] if to_come else None)  # paired by hand if wanted
     swiss = tournament.format == Tournament.Format.SWISS
+    entries = selectors.tournament_entries(tournament=tournament)
     return {
         "tournament": tournament,
-        "entries": list(selectors.tournament_entries(tournament=tournament)),
+        "entries": Paginator(entries, pages.STANDINGS_PER_PAGE).get_page(query.get("entries")),
+        "active_entries": [e for e in entries if e.status == Entry.Status.ACTIVE] if swiss else [],
         "rounds": [r for r in rounds if r.status != Round.Status.PLANNED],
         "to_adjudicate": list(selectors.tournament_games_to_adjudicate(tournament=tournament)),
         "can_pair": tournament.status == Tournament.Status.RUNNING

@@ -20,6 +20,8 @@ OPERATIONS = {
         "get": {"200", "404"},
         "patch": {"200", "400", "401", "403", "404", "409"},
     },
+    f"{T}/{{tournament_id}}/entries/": {"get": {"200", "400", "404"}},
+    f"{T}/{{tournament_id}}/games/": {"get": {"200", "400", "404"}},
     f"{T}/{{tournament_id}}/standings/": {"get": {"200", "400", "404"}},
     f"{T}/{{tournament_id}}/crosstable/": {"get": {"200", "404", "409"}},
     f"{T}/{{tournament_id}}/rounds-table/": {"get": {"200", "404", "409"}},

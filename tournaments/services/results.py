@@ -4,18 +4,21 @@ fixes, and withdrawals (a player leaving, or removed by the organiser)."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
+from celery import signature
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from celticsite.celery import task_delay_on_commit
 from games import audit as games_audit
 from games import services as game_services
 from games.models import Game
 from games.models import Result as GameResult
 from moderation.models import AuditEntry
 from moderation.services import audit_record
-from tournaments import audit, emails, errors
+from tournaments import audit, emails, errors, standings_memo
 from tournaments.models import Bye, Entry, Round, Tournament, TournamentGame
 from tournaments.plugins import tournament_format_for
 from tournaments.services.common import (
@@ -31,6 +34,10 @@ from tournaments.services.common import (
     _tournament_locked,
 )
 from tournaments.services.rounds import _final_standings_store, _round_settle
+
+#: The Celery task that ranks an event after a result, queued by name (the tasks call these
+#: services).
+STANDINGS_WARM_TASK = "tournaments.tasks.standings_warm"
 
 
 def tournament_game_ended(*, game_id: int, now: datetime | None = None) -> bool:
@@ -66,10 +73,28 @@ def _game_result_record(tournament: Tournament, link: TournamentGame, *, now: da
         link.result = result
         link.needs_adjudication = link.needs_adjudication and result == Result.PENDING
         link.save(update_fields=["result", "needs_adjudication"])
+        _standings_warm_after_commit(tournament)
     if tournament.status != Tournament.Status.RUNNING:
         return
     tournament_format_for(format=tournament.format).game_recorded(tournament, link, now=now)
     _round_settle(tournament, link.round, now=now)
+
+
+def _standings_warm_after_commit(tournament: Tournament) -> None:
+    """Have the worker rank the event once this commits, storing the standings and places
+    every process reads (``tournaments.standings_memo``): the next page need not rank. A
+    broker outage is logged; the first page after the result then ranks."""
+    transaction.on_commit(partial(_standings_warm_queue, tournament.pk))
+
+
+def _standings_warm_queue(tournament_id: int) -> None:
+    """Queue the ranking unless one is queued already (a burst of results, one ranking)."""
+    if standings_memo.warm_claim(tournament_id):
+        task_delay_on_commit(
+            signature(STANDINGS_WARM_TASK),
+            tournament_id,
+            on_outage=f"Could not queue ranking tournament {tournament_id} after a result",
+        )
 
 
 def result_of_game(*, game: Game) -> str:
@@ -201,6 +226,7 @@ def _withdraw(tournament: Tournament, entry: Entry, *, status: str, now: datetim
     fmt.entry_withdrawn(tournament, entry, now=now)
     for rnd in tournament.rounds.filter(status=Round.Status.RUNNING):
         _round_settle(tournament, rnd, now=now)
+    _standings_warm_after_commit(tournament)
 
 
 @transaction.atomic
@@ -264,6 +290,7 @@ def tournament_result_fix(
     )
     link.result, link.result_fixed = result, True
     link.save(update_fields=["result", "result_fixed"])
+    _standings_warm_after_commit(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         _final_standings_store(tournament)
     else:

@@ -91,6 +91,10 @@ API_ROWS = [
     # --- reading: the world's events are public ---
     ApiRow("GET", f"{V1}/", OPEN_TO_ALL),
     ApiRow("GET", f"{EVENT}/", OPEN_TO_ALL, ids=_ids("open")),
+    # Its long lists a page at a time: hidden like the detail (a draft: its organiser,
+    # superusers and staff holding tournaments permissions).
+    ApiRow("GET", f"{EVENT}/entries/", expect(404, superuser=200), ids=_ids("draft")),
+    ApiRow("GET", f"{EVENT}/games/", OPEN_TO_ALL, ids=_ids("running"), query={"round": "1"}),
     ApiRow("GET", f"{EVENT}/standings/", OPEN_TO_ALL, ids=_ids("running")),
     ApiRow("GET", f"{EVENT}/crosstable/", OPEN_TO_ALL, ids=_ids("running")),
     ApiRow("GET", f"{EVENT}/rounds-table/", OPEN_TO_ALL, ids=_ids("running")),
