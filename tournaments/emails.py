@@ -125,13 +125,11 @@ def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) 
     written as on the pages (2½); players the tie-breaks leave level share their place."""
     context = _tournament_context(tournament)
     winners = [entry.name for entry in tournament.winners]
+    knockout = tournament.is_knockout
     context.update(
         cancelled=tournament.status == Tournament.Status.CANCELLED,
         note=tournament.status_note,
-        standings=[
-            {"rank": r.rank, "name": r.name, "points": celtictext.points(r.points)}
-            for r in standings
-        ],
+        standings=[_standings_line(r, knockout=knockout) for r in standings],
         winners=celtictext.and_join(winners),
         winners_share=len(winners) > 1,
     )
@@ -142,15 +140,26 @@ def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) 
         notify(
             user=entry.player,
             event=Email.FINISHED,
-            context={**context, **_your_place(entry, shared=shared)},
+            context={**context, **_your_place(entry, shared=shared, knockout=knockout)},
             dedupe_key=f"{Email.FINISHED}:{tournament.pk}:{entry.player_id}",
         )
 
 
-def _your_place(entry: Entry, *, shared: bool) -> dict[str, Any]:
-    """How the email tells ``entry`` their place: "11th" (shared or not) and "2½ points"."""
+def _standings_line(row: StandingsRow, *, knockout: bool) -> dict[str, str]:
+    """A line of the emailed standings, as the page writes it: "10. alice 2½"; in a knockout
+    the places shared ("3\u20134") and the stage reached instead of game points."""
+    if knockout:
+        return {"rank": row.place, "name": row.name, "stage": row.stage.lower()}
+    return {"rank": str(row.rank), "name": row.name, "points": celtictext.points(row.points)}
+
+
+def _your_place(entry: Entry, *, shared: bool, knockout: bool = False) -> dict[str, Any]:
+    """How the email tells ``entry`` their place: "11th" (shared or not) and "2½ points" (none
+    in a knockout, whose places go by the round a player went out in)."""
     if entry.final_rank is None:
         return {"place": ""}
+    if knockout:
+        return {"place": celtictext.ordinal(entry.final_rank), "place_shared": shared}
     points = entry.final_points
     return {
         "place": celtictext.ordinal(entry.final_rank),
