@@ -59,3 +59,12 @@ def test_no_clinched_tag_once_the_event_is_over(finished_rr):
     html = Client().get(f"/tournaments/{finished_rr.pk}/").content.decode()
     assert finished_rr.winner is not None  # first alone: while running, that was "clinched"
     assert "clinched" not in html
+
+
+def test_the_manage_page_gives_each_entry_its_final_place_not_playing(finished_rr, organiser):
+    html = login(organiser).get(f"/tournaments/{finished_rr.pk}/manage/").content.decode()
+    ranks = sorted(finished_rr.entries.values_list("final_rank", flat=True))
+    assert ranks == [1, 2, 3]
+    for rank in ranks:
+        assert f"<td>Finished {rank}.</td>" in html
+    assert "<td>Playing</td>" not in html
