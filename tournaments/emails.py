@@ -42,6 +42,7 @@ class OrganiserNews(models.TextChoices):
     ADJUDICATION_NEEDED = "adjudication_needed", "Games to adjudicate"
     DECISION_NEEDED = "decision_needed", "A knockout match needs a decision"
     PAIRING_FAILED = "pairing_failed", "A round cannot be paired"
+    FINISHED = "finished", "The event is over"
 
 
 #: Entries still in the event when it ends: they hear how it ended.
@@ -121,7 +122,8 @@ def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) 
 
 def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) -> None:
     """The event finished (``standings``: its rows, best first) or was cancelled
-    (``tournament.status_note`` says why): every player still in it hears. Points are
+    (``tournament.status_note`` says why): every player still in it hears, and the organiser
+    of a finished event (who won; they cancel events themselves). Points are
     written as on the pages (2½); players the tie-breaks leave level share their place."""
     context = _tournament_context(tournament)
     winners = [entry.name for entry in tournament.winners]
@@ -143,6 +145,9 @@ def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) 
             context={**context, **_your_place(entry, shared=shared, knockout=knockout)},
             dedupe_key=f"{Email.FINISHED}:{tournament.pk}:{entry.player_id}",
         )
+    if tournament.status == Tournament.Status.FINISHED:
+        who_won = {key: context[key] for key in ("winners", "winners_share")}
+        organiser_news(tournament=tournament, kind=OrganiserNews.FINISHED, key="", context=who_won)
 
 
 def _standings_line(row: StandingsRow, *, knockout: bool) -> dict[str, str]:
