@@ -80,18 +80,22 @@ def round_started(
     round_key = f"{Email.ROUND}:{tournament_name}:{round_number}"
     profiles_load(games)
     notices = []
-    for game in games:
-        for user in (game.orange, game.blue):
-            context = game_context(game, user)
-            context.update(tournament_name=tournament_name, round_number=round_number)
-            notices.append(
-                Notice(
-                    user=user,
-                    event=Email.ROUND,
-                    context=context,
-                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
-                )
+    for user, own in _games_by_player(games):
+        game = own[0]
+        context = game_context(game, user)
+        context.update(
+            tournament_name=tournament_name,
+            round_number=round_number,
+            more_games=[_game_line(other, user) for other in own[1:]],
+        )
+        notices.append(
+            Notice(
+                user=user,
+                event=Email.ROUND,
+                context=context,
+                dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
             )
+        )
     for user in byes:
         notices.append(
             Notice(
@@ -102,6 +106,21 @@ def round_started(
             )
         )
     notify_many(notices=notices)
+
+
+def _games_by_player(games: Sequence[Game]) -> list[tuple[Any, list[Game]]]:
+    """Each player of ``games`` with their games in the order given (a knockout pair: two)."""
+    players: dict[int, tuple[Any, list[Game]]] = {}
+    for game in games:
+        for user in (game.orange, game.blue):
+            players.setdefault(user.pk, (user, []))[1].append(game)
+    return list(players.values())
+
+
+def _game_line(game: Game, user: Any) -> dict[str, Any]:
+    """One more game of ``user`` in the round, as plain values: its number, side, opponent."""
+    context = game_context(game, user)
+    return {"pk": game.pk, "side": context["side"], "opponent_name": context["opponent_name"]}
 
 
 def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) -> None:
