@@ -42,6 +42,7 @@ class OrganiserNews(models.TextChoices):
     ADJUDICATION_NEEDED = "adjudication_needed", "Games to adjudicate"
     DECISION_NEEDED = "decision_needed", "A knockout match needs a decision"
     PAIRING_FAILED = "pairing_failed", "A round cannot be paired"
+    FINISHED = "finished", "The event is over"
 
 
 #: Entries still in the event when it ends: they hear how it ended.
@@ -79,18 +80,22 @@ def round_started(
     round_key = f"{Email.ROUND}:{tournament_name}:{round_number}"
     profiles_load(games)
     notices = []
-    for game in games:
-        for user in (game.orange, game.blue):
-            context = game_context(game, user)
-            context.update(tournament_name=tournament_name, round_number=round_number)
-            notices.append(
-                Notice(
-                    user=user,
-                    event=Email.ROUND,
-                    context=context,
-                    dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
-                )
+    for user, own in _games_by_player(games):
+        game = own[0]
+        context = game_context(game, user)
+        context.update(
+            tournament_name=tournament_name,
+            round_number=round_number,
+            more_games=[_game_line(other, user) for other in own[1:]],
+        )
+        notices.append(
+            Notice(
+                user=user,
+                event=Email.ROUND,
+                context=context,
+                dedupe_key=f"{round_key}:{game.pk}:{user.pk}"[:200],
             )
+        )
     for user in byes:
         notices.append(
             Notice(
@@ -101,6 +106,21 @@ def round_started(
             )
         )
     notify_many(notices=notices)
+
+
+def _games_by_player(games: Sequence[Game]) -> list[tuple[Any, list[Game]]]:
+    """Each player of ``games`` with their games in the order given (a knockout pair: two)."""
+    players: dict[int, tuple[Any, list[Game]]] = {}
+    for game in games:
+        for user in (game.orange, game.blue):
+            players.setdefault(user.pk, (user, []))[1].append(game)
+    return list(players.values())
+
+
+def _game_line(game: Game, user: Any) -> dict[str, Any]:
+    """One more game of ``user`` in the round, as plain values: its number, side, opponent."""
+    context = game_context(game, user)
+    return {"pk": game.pk, "side": context["side"], "opponent_name": context["opponent_name"]}
 
 
 def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) -> None:
@@ -121,17 +141,16 @@ def withdrawn(*, tournament: Tournament, entry: Entry, results_cancelled: bool) 
 
 def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) -> None:
     """The event finished (``standings``: its rows, best first) or was cancelled
-    (``tournament.status_note`` says why): every player still in it hears. Points are
+    (``tournament.status_note`` says why): every player still in it hears, and the organiser
+    of a finished event (who won; they cancel events themselves). Points are
     written as on the pages (2½); players the tie-breaks leave level share their place."""
     context = _tournament_context(tournament)
     winners = [entry.name for entry in tournament.winners]
+    knockout = tournament.is_knockout
     context.update(
         cancelled=tournament.status == Tournament.Status.CANCELLED,
         note=tournament.status_note,
-        standings=[
-            {"rank": r.rank, "name": r.name, "points": celtictext.points(r.points)}
-            for r in standings
-        ],
+        standings=[_standings_line(r, knockout=knockout) for r in standings],
         winners=celtictext.and_join(winners),
         winners_share=len(winners) > 1,
     )
@@ -142,15 +161,29 @@ def finished(*, tournament: Tournament, standings: Sequence[StandingsRow] = ()) 
         notify(
             user=entry.player,
             event=Email.FINISHED,
-            context={**context, **_your_place(entry, shared=shared)},
+            context={**context, **_your_place(entry, shared=shared, knockout=knockout)},
             dedupe_key=f"{Email.FINISHED}:{tournament.pk}:{entry.player_id}",
         )
+    if tournament.status == Tournament.Status.FINISHED:
+        who_won = {key: context[key] for key in ("winners", "winners_share")}
+        organiser_news(tournament=tournament, kind=OrganiserNews.FINISHED, key="", context=who_won)
 
 
-def _your_place(entry: Entry, *, shared: bool) -> dict[str, Any]:
-    """How the email tells ``entry`` their place: "11th" (shared or not) and "2½ points"."""
+def _standings_line(row: StandingsRow, *, knockout: bool) -> dict[str, str]:
+    """A line of the emailed standings, as the page writes it: "10. alice 2½"; in a knockout
+    the places shared ("3\u20134") and the stage reached instead of game points."""
+    if knockout:
+        return {"rank": row.place, "name": row.name, "stage": row.stage.lower()}
+    return {"rank": str(row.rank), "name": row.name, "points": celtictext.points(row.points)}
+
+
+def _your_place(entry: Entry, *, shared: bool, knockout: bool = False) -> dict[str, Any]:
+    """How the email tells ``entry`` their place: "11th" (shared or not) and "2½ points" (none
+    in a knockout, whose places go by the round a player went out in)."""
     if entry.final_rank is None:
         return {"place": ""}
+    if knockout:
+        return {"place": celtictext.ordinal(entry.final_rank), "place_shared": shared}
     points = entry.final_points
     return {
         "place": celtictext.ordinal(entry.final_rank),

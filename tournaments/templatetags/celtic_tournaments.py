@@ -1,4 +1,4 @@
-"""Template filters of the tournament pages: points with halves, tie-break names."""
+"""Template filters of the tournament pages: points and results with halves, tie-break names."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def points(value: Fraction | int | float | None) -> str:
     """2½ for 5/2, 3 for 3, ⅓ fractions as decimals; an empty value as a dash (as the emails
     write them: ``celtictext.points``)."""
     return celtictext.points(value)
+
+
+@register.filter
+def result(value: str) -> str:
+    """A game's result as the pages write points: ½-½ for the stored 1/2-1/2."""
+    return value.replace("1/2", "½")
 
 
 @register.filter
