@@ -158,6 +158,8 @@ def _league_and_ladder_ids(*, organiser: User, player: User) -> dict[str, int]:
 # other check, and this one for every other operation, runs as schemathesis ships it.
 ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/games/{game_id}/moves/"): "an illegal move (the rules of Celtic!)",
+    ("POST", "/api/v1/games/{game_id}/conditional-moves/"): "a line with a move that does not "
+    "parse or is illegal (the rules of Celtic!), a blank one included",
     ("POST", "/api/v1/challenges/"): "a Fischer cap below its bank; yourself as the opponent",
     ("POST", "/api/v1/accounts/signup/"): "a weak password, a taken username or address",
     ("PATCH", "/api/v1/accounts/me/"): "an email address another account uses",

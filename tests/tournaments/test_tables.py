@@ -329,6 +329,8 @@ def test_the_page_draws_the_bracket_and_shared_places(knockout_of_three, client)
     assert "(decided by: higher seed)" in html
     assert '<td class="stage">Semi-finals</td>' in html
     assert 'class="round-table"' not in html
+    # Points rank nothing in a knockout: the column says they are the games' points.
+    assert ">Game points</th>" in html and '<th scope="col" class="num">Points</th>' not in html
 
 
 def test_the_api_gives_the_round_table(swiss_with_byes, client):
