@@ -22,11 +22,18 @@ group (at 1,000 players, round 2 has groups of 400):
   pairs allowed, S1's first player's choice first: a perfect pairing by augmenting paths, then
   each S1 player in turn takes its best S2 player that leaves the rest pairable. An odd
   bracket adds a last S1 player who may "meet" the S2 players allowed to float.
+* ``transposition_with_exchanges``: when S1 cannot meet S2, the exchanges of 2.4.2 in the
+  rules' order (``exchanges``: fewest players, smallest difference of the sums of their
+  numbers, S1 players as low and then S2 players as high as possible), each new S1 meeting
+  the new S2 by its first transposition; the first that can wins. An exchange after which
+  the counts of the colour kinds cannot pair the leaders (Hall's condition over the kinds,
+  the floater's too) is passed over without a search.
 
 The engine (``engine.py``, ``_Bracket._pair_by_transposition``) also requires that the floater
-did not float down in the last two rounds, that the MDP's partner did not float up, and that
-a completion shows the players below paired as well as they can be (C4, C8); otherwise, or
-when this gives no answer (an exchange is needed), the weighted matching decides.
+did not float down in the last two rounds, that the MDP's partner did not float up and leaves
+the counts of preferences able to pair the rest (``ColourOptimum.leaves_room``), and that a
+completion shows the players below paired as well as they can be (C4, C8); otherwise, or
+when no exchange is found within the limits below, the weighted matching decides.
 """
 
 from __future__ import annotations
