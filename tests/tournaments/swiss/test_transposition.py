@@ -350,3 +350,24 @@ def test_groups_needing_two_exchanges_pair_as_the_weighted_matching_does(
         fast = pair_dutch(records, **kwargs)
     assert 2 in exchanged
     assert fast == without_transposition(monkeypatch, records, **kwargs)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(151, 1), (121, 2), (99, 3)])
+def test_the_bye_bracket_pairs_as_the_weighted_matching_does(monkeypatch, players, seed):
+    """An odd field: the last bracket's floater takes the bye, and when C9 (fewest unplayed
+    games) ties all its residents, the fast path pairs it, as the matching would."""
+    taken = []
+    original = engine._Bracket._pair_by_transposition
+
+    def counted(self) -> bool:
+        answer = original(self)
+        taken.append((self.p.bye.single_downfloater_is_assignee, answer))
+        return answer
+
+    records = quick_history(random.Random(seed), players, 1)
+    kwargs = {"round_number": 2, "total_rounds": 9}
+    with monkeypatch.context() as patched:
+        patched.setattr(engine._Bracket, "_pair_by_transposition", counted)
+        fast = pair_dutch(records, **kwargs)
+    assert (True, True) in taken
+    assert fast == without_transposition(monkeypatch, records, **kwargs)

@@ -393,7 +393,7 @@ class _Bracket:
         p = self.p
         bracket = self.members[: self.end]
         odd = len(bracket) % 2 == 1
-        if not p.shortcut or self.moved_down > 1 or (odd and p.bye.single_downfloater_is_assignee):
+        if not p.shortcut or self.moved_down > 1 or (odd and not self._bye_alike()):
             return False
         optimum = colour_optimal([p.players[v] for v in bracket])
         if optimum is None:
@@ -419,6 +419,14 @@ class _Bracket:
         for floater, partner in below.items():
             self.mate[floater] = partner
         return True
+
+    def _bye_alike(self) -> bool:
+        """C9 (fewest unplayed games for the PAB assignee) does not tell the residents apart:
+        it does not apply, or they have all played as many games."""
+        if not self.p.bye.single_downfloater_is_assignee:
+            return True
+        residents = self.members[self.moved_down : self.end]
+        return len({self.p.players[v].played_games for v in residents}) == 1
 
     def _floater_below(self, bracket: list[int], floater: int | None) -> dict[int, int] | None:
         """Whether the players below can be paired as well as they can be once the bracket
