@@ -30,10 +30,11 @@ group (at 1,000 players, round 2 has groups of 400):
   the floater's too) is passed over without a search.
 
 The engine (``engine.py``, ``_Bracket._pair_by_transposition``) also requires that the floater
-did not float down in the last two rounds, that the MDP's partner did not float up and leaves
-the counts of preferences able to pair the rest (``ColourOptimum.leaves_room``), and that a
-completion shows the players below paired as well as they can be (C4, C8); otherwise, or
-when no exchange is found within the limits below, the weighted matching decides.
+did not float down in the last two rounds (for the bye: that C9 ties the residents), that the
+MDP's partner did not float up and leaves the counts of preferences able to pair the rest
+(``ColourOptimum.leaves_room``), and that a completion shows the players below paired as well
+as they can be (C4, C8); otherwise, or when no exchange is found within the limits below, the
+weighted matching decides.
 """
 
 from __future__ import annotations
