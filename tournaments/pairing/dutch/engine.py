@@ -25,8 +25,9 @@ from tournaments.pairing.dutch.pooled import pooled_matching
 from tournaments.pairing.dutch.state import Float, PlayerState
 from tournaments.pairing.dutch.transposition import (
     ColourOptimum,
+    Kinds,
     colour_optimal,
-    transposition_with_one_exchange,
+    transposition_with_exchanges,
 )
 from tournaments.pairing.dutch.weights import (
     ByeInfo,
@@ -392,7 +393,7 @@ class _Bracket:
         p = self.p
         bracket = self.members[: self.end]
         odd = len(bracket) % 2 == 1
-        if not p.shortcut or self.moved_down > 1 or (odd and p.bye.single_downfloater_is_assignee):
+        if not p.shortcut or self.moved_down > 1 or (odd and not self._bye_alike()):
             return False
         optimum = colour_optimal([p.players[v] for v in bracket])
         if optimum is None:
@@ -419,6 +420,14 @@ class _Bracket:
             self.mate[floater] = partner
         return True
 
+    def _bye_alike(self) -> bool:
+        """C9 (fewest unplayed games for the PAB assignee) does not tell the residents apart:
+        it does not apply, or they have all played as many games."""
+        if not self.p.bye.single_downfloater_is_assignee:
+            return True
+        residents = self.members[self.moved_down : self.end]
+        return len({self.p.players[v].played_games for v in residents}) == 1
+
     def _floater_below(self, bracket: list[int], floater: int | None) -> dict[int, int] | None:
         """Whether the players below can be paired as well as they can be once the bracket
         is: the floater's partner (itself for the bye) if there is one, else nothing;
@@ -430,13 +439,16 @@ class _Bracket:
 
     def _moved_down_partner(self, optimum: ColourOptimum) -> int | None:
         """The highest resident the one MDP may meet in a pairing best by C10-C13 with no
-        resident floating up twice (C15, C17); whether the rest follows is shown after."""
-        mdp = self.members[0]
-        for v in self.members[1 : self.end]:
+        resident floating up twice (C15, C17), as far as the counts of preferences tell;
+        whether the rest follows is shown after."""
+        mdp, residents = self.members[0], self.members[1 : self.end]
+        players = self.p.players
+        for v in residents:
             if (
                 self.p.fits(mdp, v)
-                and optimum.allowed(self.p.players[mdp], self.p.players[v])
+                and optimum.allowed(players[mdp], players[v])
                 and not self.p.floated(v, Float.UP)
+                and optimum.leaves_room([players[u] for u in residents if u != v])
             ):
                 return v
         return None
@@ -445,7 +457,7 @@ class _Bracket:
         self, rest: list[int], optimum: ColourOptimum, odd: bool
     ) -> tuple[list[tuple[int, int]], int | None] | None:
         """The residents ``rest`` paired by their first transposition over the pairs
-        ``optimum`` allows, with no exchange or one (``transposition.py``), and the one left
+        ``optimum`` allows, after the fewest exchanges (``transposition.py``), and the one left
         out when ``odd``: one the colours allow to float, who did not float down in the
         last two rounds (C14, C16) and may meet someone below."""
         p = self.p
@@ -463,7 +475,15 @@ class _Bracket:
                 and not p.floated(u, Float.DOWN)
                 and (any(p.fits(u, g) for g in group) if group else p.may_sit_out(u))
             }
-        return transposition_with_one_exchange(rest, may_meet, floaters)
+        kinds = Kinds(
+            lambda v: (
+                p.players[v].preference,
+                p.players[v].colour_difference,
+                p.players[v].repeated_colour,
+            ),
+            lambda v, u: optimum.allowed(p.players[v], p.players[u]),
+        )
+        return transposition_with_exchanges(rest, may_meet, floaters, kinds)
 
     def set(self, i: int, j: int, weight: int) -> None:
         self.graph.set(self.members[i], self.members[j], weight)

@@ -22,17 +22,25 @@ group (at 1,000 players, round 2 has groups of 400):
   pairs allowed, S1's first player's choice first: a perfect pairing by augmenting paths, then
   each S1 player in turn takes its best S2 player that leaves the rest pairable. An odd
   bracket adds a last S1 player who may "meet" the S2 players allowed to float.
+* ``transposition_with_exchanges``: when S1 cannot meet S2, the exchanges of 2.4.2 in the
+  rules' order (``exchanges``: fewest players, smallest difference of the sums of their
+  numbers, S1 players as low and then S2 players as high as possible), each new S1 meeting
+  the new S2 by its first transposition; the first that can wins. An exchange after which
+  the counts of the colour kinds cannot pair the leaders (Hall's condition over the kinds,
+  the floater's too) is passed over without a search.
 
 The engine (``engine.py``, ``_Bracket._pair_by_transposition``) also requires that the floater
-did not float down in the last two rounds, that the MDP's partner did not float up, and that
-a completion shows the players below paired as well as they can be (C4, C8); otherwise, or
-when this gives no answer (an exchange is needed), the weighted matching decides.
+did not float down in the last two rounds (for the bye: that C9 ties the residents), that the
+MDP's partner did not float up and leaves the counts of preferences able to pair the rest
+(``ColourOptimum.leaves_room``), and that a completion shows the players below paired as well
+as they can be (C4, C8); otherwise, or when no exchange is found within the limits below, the
+weighted matching decides.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tournaments.pairing.dutch.state import PlayerState
@@ -41,17 +49,34 @@ from tournaments.standings.records import Colour
 
 Allowed = Callable[[PlayerState, PlayerState], bool]
 
-# How many single exchanges are tried, closest first, before the weighted matching decides.
+# How many exchanges are searched (and looked at), in the order of 2.4.2, before the weighted
+# matching decides.
 EXCHANGE_TRIES = 40
+EXCHANGE_CANDIDATES = 200_000
+# The most players exchanged each way on this path (the kinds' counts are checked per number).
+EXCHANGED_MOST = 8
+# The most choices of kinds looked at to rule out a number of exchanged players.
+KIND_CHOICES = 10_000
 
 
 @dataclass(frozen=True)
 class ColourOptimum:
     """The pairs a pairing best by C10-C13 may use, and (in an odd group) who may be left out
-    for it: every pairing of the others over ``allowed`` is best."""
+    for it: every pairing of the others over ``allowed`` is best. ``surplus`` is the colour
+    preferred by too many to avoid pairs of equal preferences, or None."""
 
     allowed: Allowed
     may_float: Callable[[PlayerState], bool]
+    surplus: Colour | None = None
+
+    def leaves_room(self, rest: Sequence[PlayerState]) -> bool:
+        """Whether the counts of preferences let ``rest`` (the bracket without a pair) be
+        paired over ``allowed`` all the same; when not, no such pairing is best."""
+        counts = Counter(p.preference for p in rest)
+        odd = len(rest) % 2
+        if self.surplus is None:
+            return abs(counts[Colour.ORANGE] - counts[Colour.BLUE]) <= counts[None] - odd
+        return len(rest) - counts[self.surplus] <= counts[self.surplus] - odd
 
 
 def colour_optimal(players: Sequence[PlayerState]) -> ColourOptimum | None:
@@ -68,35 +93,174 @@ def colour_optimal(players: Sequence[PlayerState]) -> ColourOptimum | None:
     def with_surplus_player(a: PlayerState, b: PlayerState) -> bool:
         return a.preference is surplus or b.preference is surplus
 
-    return ColourOptimum(with_surplus_player, lambda player: player.preference is surplus)
+    return ColourOptimum(with_surplus_player, lambda player: player.preference is surplus, surplus)
 
 
 def _meets_every_colour_criterion(a: PlayerState, b: PlayerState) -> bool:
     return all(value for value, _ in colour_fields(a, b, True))
 
 
-def transposition_with_one_exchange(
-    rest: Sequence[int], may_meet: Callable[[int, int], bool], floaters: Collection[int] | None
+@dataclass(frozen=True)
+class Kinds:
+    """Players grouped by what the colour optimum looks at (``kind``), and which kinds it lets
+    meet (``meet``, on one vertex of each kind): a pairing over the pairs allowed matches
+    every leader only if the counts of the kinds allow it (Hall), which rules out most
+    exchanges without a search."""
+
+    kind: Callable[[int], Hashable]
+    meet: Callable[[int, int], bool]
+
+
+def transposition_with_exchanges(
+    rest: Sequence[int],
+    may_meet: Callable[[int, int], bool],
+    floaters: Collection[int] | None,
+    kinds: Kinds,
 ) -> tuple[list[tuple[int, int]], int | None] | None:
     """The pairs of the players ``rest`` (in rank order) and the one left out (one of
     ``floaters``, when that is not None) as the Dutch order of candidates has them: S1 meets
-    S2 by the first transposition; when it cannot, one exchange (2.4.2), the swapped pair the
-    closest in rank and then the S1 player as low as possible, and the first transposition of
-    the new S1 (each of whom meets a lower player). None when neither is found among the first
-    ``EXCHANGE_TRIES`` exchanges (more exchanges may be needed)."""
+    S2 by the first transposition; when it cannot, the first exchange (2.4.2) in the order of
+    :func:`exchanges` whose new S1 (each of whom meets a lower player) can meet the new S2,
+    by its first transposition. None when that is not found within ``EXCHANGE_TRIES``
+    searches and ``EXCHANGE_CANDIDATES`` exchanges looked at."""
     half = len(rest) // 2
     found = leaders_meet_followers(rest[:half], rest[half:], may_meet, floaters)
     if found is not None:
         return found
-    swaps = sorted((y - x, -x, y) for x in range(half) for y in range(half, len(rest)))
-    for _, minus_x, y in swaps[:EXCHANGE_TRIES]:
-        x = -minus_x
-        leaders = [v for i, v in enumerate(rest[:half]) if i != x] + [rest[y]]
-        followers = [rest[x]] + [rest[i] for i in range(half, len(rest)) if i != y]
+    counts = _KindCounts(rest, half, kinds, floaters)
+    searches = 0
+    for looked, (out, into) in enumerate(exchanges(half, len(rest), counts.possible)):
+        if looked >= EXCHANGE_CANDIDATES or searches >= EXCHANGE_TRIES:
+            return None
+        if not counts.allow(out, into):
+            continue
+        searches += 1
+        leaders = sorted({*rest[:half]} - {rest[i] for i in out} | {rest[i] for i in into})
+        followers = sorted(set(rest) - set(leaders))
         found = leaders_meet_followers(leaders, followers, may_meet, floaters)
         if found is not None:
             return found
     return None
+
+
+def exchanges(
+    half: int, size: int, possible: Callable[[int], bool] = lambda count: True
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The exchanges between S1 (positions ``0..half-1``) and S2 (``half..size-1``) in the
+    order of 2.4.2, as (S1 positions moved to S2, S2 positions moved to S1): the fewest
+    players first (up to ``EXCHANGED_MOST``; counts that ``possible`` rules out skipped),
+    then the smallest difference of the two sums, then the S1 players as low as possible (the
+    lowest first), then the S2 players as high as possible (the highest first)."""
+    s2 = size - half
+    for count in range(1, min(half, s2, EXCHANGED_MOST) + 1):
+        if not possible(count):
+            continue
+        least = count * (count - 1) // 2  # the smallest sum of `count` distances
+        most_s1 = sum(range(half - count, half))
+        most_s2 = sum(range(s2 - count, s2))
+        for distance in range(2 * least, most_s1 + most_s2 + 1):
+            # distance: how far the S1 players sit above S2 and the S2 players below S1.
+            for up in _ascending(count, half, distance - least, exact=False):
+                for down in _ascending(count, s2, distance - sum(up), exact=True):
+                    yield (
+                        tuple(half - 1 - a for a in reversed(up)),
+                        tuple(half + b for b in down),
+                    )
+
+
+def _ascending(
+    count: int, limit: int, total: int, *, exact: bool, low: int = 0
+) -> Iterator[tuple[int, ...]]:
+    """Increasing tuples of ``count`` numbers from ``low`` to ``limit - 1`` whose sum is
+    ``total`` (at most ``total`` unless ``exact``), in lexicographic order."""
+    if count == 0:
+        if total == 0 or not exact:
+            yield ()
+        return
+    first = low
+    while first < limit - count + 1 and count * first + count * (count - 1) // 2 <= total:
+        for tail in _ascending(count - 1, limit, total - first, exact=exact, low=first + 1):
+            yield (first, *tail)
+        first += 1
+
+
+class _KindCounts:
+    """How many players of each kind S1 and S2 hold, to rule out an exchange (or a number
+    of exchanged players) after which the leaders (and the floater, if one is left out)
+    cannot all meet a follower of a kind they may meet (Hall's condition over the kinds,
+    a follower's kind telling also whether it may float)."""
+
+    def __init__(
+        self, rest: Sequence[int], half: int, kinds: Kinds, floaters: Collection[int] | None
+    ) -> None:
+        self.kind_of = [(kinds.kind(v), floaters is not None and v in floaters) for v in rest]
+        first: dict[Hashable, int] = {}
+        for v, (kind, _) in zip(rest, self.kind_of, strict=True):
+            first.setdefault(kind, v)
+        followers = set(self.kind_of)
+        self.meets: dict[Hashable, set[tuple[Hashable, bool]]] = {
+            a: {(b, flag) for b, flag in followers if kinds.meet(first[a], first[b])} for a in first
+        }
+        self.floater = Counter[Hashable]()
+        if floaters is not None:
+            self.meets[_FLOATER] = {(b, flag) for b, flag in followers if flag}
+            self.floater[_FLOATER] = 1
+        self.subsets = [
+            [kind for bit, kind in enumerate(self.meets) if mask >> bit & 1]
+            for mask in range(1, 1 << len(self.meets))
+        ]
+        self.s1 = Counter(self.kind_of[:half])
+        self.s2 = Counter(self.kind_of[half:])
+
+    def possible(self, count: int) -> bool:
+        """Some choice of the kinds of ``count`` players each way passes Hall's condition
+        (or there are too many choices to look at them all)."""
+        outs, intos = list(_multisets(self.s1, count)), list(_multisets(self.s2, count))
+        if len(outs) * len(intos) > KIND_CHOICES:
+            return True
+        return any(
+            self._hall(self.s1 - out + into, self.s2 - into + out) for out in outs for into in intos
+        )
+
+    def allow(self, out: tuple[int, ...], into: tuple[int, ...]) -> bool:
+        moved_out = Counter(self.kind_of[i] for i in out)
+        moved_in = Counter(self.kind_of[i] for i in into)
+        return self._hall(self.s1 - moved_out + moved_in, self.s2 - moved_in + moved_out)
+
+    def _hall(
+        self, leaders: Counter[tuple[Hashable, bool]], followers: Counter[tuple[Hashable, bool]]
+    ) -> bool:
+        wanted_by_kind = self.floater.copy()
+        for (kind, _), number in leaders.items():
+            wanted_by_kind[kind] += number
+        for subset in self.subsets:
+            wanted = sum(wanted_by_kind[kind] for kind in subset)
+            if wanted:
+                reach = set().union(*(self.meets[kind] for kind in subset))
+                if wanted > sum(followers[kind] for kind in reach):
+                    return False
+        return True
+
+
+_Kind = tuple[Hashable, bool]  # a player's kind, and whether it may float
+_FLOATER = object()  # the kind of the "leader" who takes the floater out of the followers
+
+
+def _multisets(available: Counter[_Kind], count: int) -> Iterator[Counter[_Kind]]:
+    """Every multiset of ``count`` kinds that ``available`` holds."""
+    kinds = list(available)
+
+    def build(index: int, left: int) -> Iterator[Counter[_Kind]]:
+        if index == len(kinds):
+            if left == 0:
+                yield Counter()
+            return
+        for taken in range(min(left, available[kinds[index]]) + 1):
+            for tail in build(index + 1, left - taken):
+                tail[kinds[index]] += taken
+                yield tail
+
+    yield from build(0, count)
 
 
 def leaders_meet_followers(
@@ -194,8 +358,10 @@ def _augment(
 
 __all__ = [
     "ColourOptimum",
+    "Kinds",
     "colour_optimal",
+    "exchanges",
     "first_transposition",
     "leaders_meet_followers",
-    "transposition_with_one_exchange",
+    "transposition_with_exchanges",
 ]
