@@ -61,14 +61,13 @@ def test_the_demo_moderator_is_a_member_of_moderators_not_a_superuser() -> None:
     assert not moderator.has_perm("accounts.grant_staff")
 
 
-def test_kombu_s_no_hostname_warning_is_silenced_on_the_filesystem_broker(caplog) -> None:
-    assert str(app.conf.broker_url).startswith("filesystem://")
-    with (
-        caplog.at_level(logging.WARNING, logger="kombu.connection"),
-        app.connection_for_write() as connection,
-    ):
-        connection.info()
-    assert "No hostname was supplied" not in caplog.text
+def test_kombu_s_no_hostname_warning_is_silenced_on_the_filesystem_broker(monkeypatch) -> None:
+    record = logging.LogRecord(
+        "kombu.connection", logging.WARNING, __file__, 1, "No hostname was supplied.", (), None
+    )
+    monkeypatch.setattr(app.conf, "broker_url", "filesystem://")
+    # The filter sits on kombu's own logger, so no handler ever sees the warning.
+    assert not logging.getLogger("kombu.connection").filter(record)
 
 
 def test_the_no_hostname_warning_stays_with_a_broker_that_needs_a_host(monkeypatch) -> None:
