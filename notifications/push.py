@@ -31,10 +31,9 @@ from notifications.push_queue import enqueue_push
 from notifications.services import (
     CLAIM_LEASE,
     FLUSH_GRACE,
-    MAX_ATTEMPTS,
     SendOutcome,
     game_url,
-    retry_delay,
+    outbox_failure_record,
 )
 
 logger = logging.getLogger(__name__)
@@ -103,11 +102,11 @@ def outbox_push_send(*, push_id: int, now: datetime | None = None) -> SendOutcom
         if status in GONE_STATUSES:
             push_device_forget(endpoint=device.endpoint)
             return _finish(row, OutboxPush.Status.GONE, now=now, error=f"{status}: {exc}")
-        return _record_failure(row, exc, now=now)
+        return outbox_failure_record(row, exc, now=now, label="Push")
     except (requests.RequestException, ValueError) as exc:  # network, or a key it cannot use
-        return _record_failure(row, exc, now=now)
+        return outbox_failure_record(row, exc, now=now, label="Push")
     except Exception as exc:  # a template can raise anything; the row records it
-        return _record_failure(row, exc, now=now)
+        return outbox_failure_record(row, exc, now=now, label="Push")
     type(device).objects.filter(pk=device.pk).update(last_push_at=now)
     OutboxPush.objects.filter(pk=row.pk).update(title=payload["title"])
     return _finish(row, OutboxPush.Status.SENT, now=now)
@@ -121,27 +120,6 @@ def _finish(row: OutboxPush, status: str, *, now: datetime, error: str = "") -> 
         last_error=error[:2000],
     )
     return SendOutcome(str(status))
-
-
-def _record_failure(row: OutboxPush, exc: Exception, *, now: datetime) -> SendOutcome:
-    error = f"{type(exc).__name__}: {exc}"[:2000]
-    if row.attempts >= MAX_ATTEMPTS:
-        OutboxPush.objects.filter(pk=row.pk).update(
-            status=OutboxPush.Status.FAILED, last_error=error, claimed_until=None
-        )
-        logger.error("Push %s failed %s times; giving up: %s", row.pk, row.attempts, error)
-        return SendOutcome("failed")
-    delay = retry_delay(row.attempts)
-    OutboxPush.objects.filter(pk=row.pk).update(
-        status=OutboxPush.Status.PENDING,
-        last_error=error,
-        claimed_until=None,
-        next_attempt_at=now + delay,
-    )
-    logger.warning(
-        "Push %s attempt %s failed (%s); retrying in %s", row.pk, row.attempts, error, delay
-    )
-    return SendOutcome("retry", retry_in=delay)
 
 
 def push_outbox_flush(*, now: datetime | None = None) -> list[int]:

@@ -35,7 +35,7 @@ from accounts.selectors import profile_get
 from celticsite.celery import task_delay_on_commit
 from notifications.email_context import context_dump, context_load
 from notifications.email_events import Event, email_event_get
-from notifications.models import OutboxEmail
+from notifications.models import OutboxEmail, OutboxPush
 from notifications.position import BOARD_CID, position_for_email
 from notifications.push_queue import push_notices_queue
 from notifications.reply_tokens import SUBJECT_TAG
@@ -337,7 +337,7 @@ def outbox_email_send(*, outbox_id: int, now: datetime | None = None) -> SendOut
     with _claim_kept(outbox_id, held_until):
         problem = _render_and_send(row)
     if problem is not None:
-        return _record_failure(row, problem, now=timezone.now())
+        return outbox_failure_record(row, problem, now=timezone.now(), label="Outbox email")
     OutboxEmail.objects.filter(pk=row.pk, status=OutboxEmail.Status.SENDING).update(
         status=OutboxEmail.Status.SENT, sent_at=timezone.now(), claimed_until=None
     )
@@ -383,23 +383,27 @@ def _board_image_attach(message: EmailMultiAlternatives, svg: str) -> None:
     message.attach(image)
 
 
-def _record_failure(row: OutboxEmail, exc: Exception, *, now: datetime) -> SendOutcome:
+def outbox_failure_record(
+    row: OutboxEmail | OutboxPush, exc: Exception, *, now: datetime, label: str
+) -> SendOutcome:
+    """Record a failed attempt on an outbox row (an email or a push, named ``label`` in the
+    log): pending again after :func:`retry_delay`, or failed for good after
+    :data:`MAX_ATTEMPTS`. The claim is released either way."""
+    rows = type(row).objects.filter(pk=row.pk)
     error = f"{type(exc).__name__}: {exc}"[:2000]
     if row.attempts >= MAX_ATTEMPTS:
-        OutboxEmail.objects.filter(pk=row.pk).update(
-            status=OutboxEmail.Status.FAILED, last_error=error, claimed_until=None
-        )
-        logger.error("Outbox email %s failed %s times; giving up: %s", row.pk, row.attempts, error)
+        rows.update(status=row.Status.FAILED, last_error=error, claimed_until=None)
+        logger.error("%s %s failed %s times; giving up: %s", label, row.pk, row.attempts, error)
         return SendOutcome("failed")
     delay = retry_delay(row.attempts)
-    OutboxEmail.objects.filter(pk=row.pk).update(
-        status=OutboxEmail.Status.PENDING,
+    rows.update(
+        status=row.Status.PENDING,
         last_error=error,
         claimed_until=None,
         next_attempt_at=now + delay,
     )
     logger.warning(
-        "Outbox email %s attempt %s failed (%s); retrying in %s", row.pk, row.attempts, error, delay
+        "%s %s attempt %s failed (%s); retrying in %s", label, row.pk, row.attempts, error, delay
     )
     return SendOutcome("retry", retry_in=delay)
 
