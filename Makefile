@@ -63,7 +63,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy games/rules tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py ladders/rules.py
+	$(BIN)/mypy games/kinds tournaments/pairing tournaments/standings tournaments/trf leagues/placement.py ladders/rules.py
 
 bench: install
 	$(BIN)/python -m bench.engine

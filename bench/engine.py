@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.rules import GameState, random_playout
-from games.rules.puzzles import clear_caches, count_easy, find_hard
+from games.kinds.celtic import GameState, random_playout
+from games.kinds.celtic.puzzles import clear_caches, count_easy, find_hard
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "BENCHMARKS.md"
 SECTION = "Engine"

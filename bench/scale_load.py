@@ -50,8 +50,8 @@ from typing import Any
 
 from bench import scale
 from bench.ratings import _cpu
-from games.rules.notation import Move
-from games.rules.state import GameState
+from games.kinds.celtic.notation import Move
+from games.kinds.celtic.state import GameState
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "BENCHMARKS.md"
 SECTION = "Scale under load"

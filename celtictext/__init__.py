@@ -2,7 +2,7 @@
 API), and points and places written as people write them (pages and emails alike).
 
 Pure Python (no Django, no app), in a package of its own at the bottom of the layers, so that
-both the rules engines (``games.rules``) and the API's edge (``celticsite.api``) can use them
+both the rules engines (``games.kinds.celtic``) and the API's edge (``celticsite.api``) can use them
 without either importing the other (or the rules engine importing ``celticsite``, whose
 package starts the Celery app).
 """

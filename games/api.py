@@ -26,8 +26,8 @@ from games import selectors, services
 from games import serializers as s
 from games.clock import ClockReading
 from games.engine import position_data
+from games.kinds.celtic import GameState
 from games.models import Game, IdempotentRequest, Move
-from games.rules import GameState
 
 _errors = error_responses(
     not_found="No such object (or not visible).",

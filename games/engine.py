@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from games.kinds.celtic import Colour, Forfeit, GameState, Pass, Turn, Variant
+from games.kinds.celtic import Move as EngineMove
 from games.models import Game, Move
-from games.rules import Colour, Forfeit, GameState, Pass, Turn, Variant
-from games.rules import Move as EngineMove
 
 
 def row_to_turn(row: Move) -> Turn:

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
-from games.board_svg import board_svg, knot_strand_colours
 from games.engine import position_data
+from games.kinds.celtic import GameState
+from games.kinds.celtic.svg import board_svg, knot_strand_colours
 from games.models import Game
-from games.rules import GameState
 from games.views import _legal_moves_json, _supply_rows, _visible_game
 
 

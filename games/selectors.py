@@ -20,6 +20,8 @@ from accounts.selectors import (
 from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay, variant_of
+from games.kinds.celtic import GameRecord, GameState, IllegalMoveError, NotationError
+from games.kinds.celtic import Move as EngineMove
 from games.models import (
     Challenge,
     ConditionalLine,
@@ -30,8 +32,6 @@ from games.models import (
     Side,
     TakebackRequest,
 )
-from games.rules import GameRecord, GameState, IllegalMoveError, NotationError
-from games.rules import Move as EngineMove
 
 AnyUser = AbstractBaseUser | AnonymousUser
 

@@ -24,13 +24,13 @@ from rest_framework.throttling import ScopedRateThrottle
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
-from games.board_svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
 from games.clock import ClockReading
 from games.engine import position_data
 from games.forms import ChallengeForm, MoveForm
+from games.kinds.celtic import Forfeit, GameState, Pass, Turn
+from games.kinds.celtic import Move as EngineMove
+from games.kinds.celtic.svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
 from games.models import Challenge, Game, Move, Side, TakebackRequest
-from games.rules import Forfeit, GameState, Pass, Turn
-from games.rules import Move as EngineMove
 
 RECENT = 10
 

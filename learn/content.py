@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from games.board_svg import KNOT_COLOURS, board_svg, knot_strand_colours, tile_icon_svg
-from games.rules import GameState, Move, Shape
-from games.rules.board import FILES
-from games.rules.puzzles import SIZE, Layout, check_layout, find_easy, find_hard
-from games.rules.tiles import TILES_PER_SHAPE, orientation, orientations_of
+from games.kinds.celtic import GameState, Move, Shape
+from games.kinds.celtic.board import FILES
+from games.kinds.celtic.puzzles import SIZE, Layout, check_layout, find_easy, find_hard
+from games.kinds.celtic.svg import KNOT_COLOURS, board_svg, knot_strand_colours, tile_icon_svg
+from games.kinds.celtic.tiles import TILES_PER_SHAPE, orientation, orientations_of
 
 SCORING_EXAMPLE = (
     "f5 SW n", "e4 NSW n", "e3 NW", "d3 NE", "d5 NES", "e6 ES", "f6 W n", "f4 N",

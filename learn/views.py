@@ -2,7 +2,7 @@
 
 The endpoint takes the grid as the player has filled it so far and answers whether the tiles
 placed break a rule (naming the first problem), or, once the grid is full, whether it solves
-the puzzle; the engine's ``games.rules.puzzles`` checks do all the judging.
+the puzzle; the engine's ``games.kinds.celtic.puzzles`` checks do all the judging.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from games.rules import Shape
-from games.rules.puzzles import (
+from games.kinds.celtic import Shape
+from games.kinds.celtic.puzzles import (
     SIZE,
     TILES_OF_EACH_SHAPE,
     Layout,

@@ -40,9 +40,9 @@ from django.utils.html import strip_tags
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError
 from games.errors import HOW_TO_WRITE_A_MOVE
+from games.kinds.celtic.errors import Rule
+from games.kinds.celtic.render import describe_result, render_state
 from games.models import Challenge, Game, Side
-from games.rules.errors import Rule
-from games.rules.render import describe_result, render_state
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
 from notifications.email_events import Event

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.board_svg import board_svg, knot_strand_colours
 from games.engine import position_data
+from games.kinds.celtic import GameState
+from games.kinds.celtic.notation import Forfeit, Move
+from games.kinds.celtic.render import last_placed, render_state
+from games.kinds.celtic.svg import board_svg, knot_strand_colours
+from games.kinds.celtic.tiles import PLAYERS, Colour
 from games.models import Game, Side
-from games.rules import GameState
-from games.rules.notation import Forfeit, Move
-from games.rules.render import last_placed, render_state
-from games.rules.tiles import PLAYERS, Colour
 from games.selectors import game_position
 
 # The Content-ID of the board picture in a turn email's HTML part.

@@ -374,7 +374,7 @@ def _render_and_send(row: OutboxEmail) -> Exception | None:
 def _board_image_attach(message: EmailMultiAlternatives, svg: str) -> None:
     """Attach the board as an inline PNG with the Content-ID the HTML part refers to; the
     message becomes multipart/related so mail clients show it in place, not as a file."""
-    from games.board_svg import board_png
+    from games.png import board_png
 
     image = MIMEImage(board_png(svg), "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")

@@ -18,7 +18,7 @@ from bench.scale_load import (
     report_table,
     write_section,
 )
-from games.rules.state import GameState, random_playout
+from games.kinds.celtic.state import GameState, random_playout
 
 
 def test_percentile_is_the_nearest_rank() -> None:

@@ -1,66 +1,15 @@
-"""The Celtic! rules engine: pure Python, no Django.
+"""The old home of the Celtic! engine, kept as an alias of ``games.kinds.celtic``.
 
-The public API the rest of the project codes against::
-
-    state = GameState.new()
-    state.legal_moves()                    # [Move.parse('d5 E'), ...]
-    state.apply(Move.parse("f5 NW"))       # -> (Move.parse('f5 NW'),) plus any automatic Pass
-    state.is_over(), state.result().text   # "1-0" / "0-1" / "1/2-1/2"
-    GameState.replay(state.history)        # the history is the serialization
-    GameRecord.from_state(state, headers={"Orange": "alice", "Blue": "bob"}).to_text()
+``import games.rules`` and ``python -m games.rules ...`` still work; new code imports
+``games.kinds.celtic``. Its submodules (``games.rules.board`` ...) are the same module objects.
 """
 
-from games.rules.board import ALL_CELLS, START_CELL, WINDOW_SIZE, Cell, Tile
-from games.rules.errors import IllegalMoveError, NotationError, Rule
-from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn
-from games.rules.record import GameRecord, RecordError
-from games.rules.scoring import Knot, OpenPath, Result, Score, Step, result_of, trace_paths
-from games.rules.state import GameState, Variant, random_playout
-from games.rules.tiles import (
-    ORIENTATIONS,
-    PLAYERS,
-    SHAPE_TABLE,
-    Colour,
-    End,
-    Orientation,
-    Shape,
-    Side,
-    orientation,
-)
+import importlib
+import sys
 
-__all__ = [
-    "ALL_CELLS",
-    "ORIENTATIONS",
-    "PLAYERS",
-    "SHAPE_TABLE",
-    "START_CELL",
-    "WINDOW_SIZE",
-    "Cell",
-    "Colour",
-    "End",
-    "Forfeit",
-    "GameRecord",
-    "GameState",
-    "IllegalMoveError",
-    "Knot",
-    "Move",
-    "NotationError",
-    "OpenPath",
-    "Orientation",
-    "Pass",
-    "RecordError",
-    "Result",
-    "Rule",
-    "Score",
-    "Shape",
-    "Side",
-    "Step",
-    "Tile",
-    "Turn",
-    "Variant",
-    "orientation",
-    "parse_turn",
-    "random_playout",
-    "result_of",
-    "trace_paths",
-]
+from games.kinds.celtic import *  # noqa: F403
+from games.kinds.celtic import __all__ as __all__
+
+_SUBMODULES = ("board", "cli", "errors", "notation", "puzzles", "record", "render", "scoring")
+for _name in (*_SUBMODULES, "state", "tiles"):
+    sys.modules[f"{__name__}.{_name}"] = importlib.import_module(f"games.kinds.celtic.{_name}")

@@ -1,5 +1,5 @@
-"""``python -m games.rules``: the engine's command line (see ``games.rules.cli``)."""
+"""``python -m games.rules``: the old name of ``python -m games.kinds.celtic``."""
 
-from games.rules.cli import main
+from games.kinds.celtic.cli import main
 
 raise SystemExit(main())

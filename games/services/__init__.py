@@ -1,4 +1,4 @@
-"""Writes for challenges and games. Every rule of the game is the engine's (games.rules).
+"""Writes for challenges and games. Every rule of the game is the engine's (games.kinds.celtic).
 
 Each write that touches a game runs in ``transaction.atomic()`` with the game row locked by
 ``select_for_update`` and, for moves, the ply the client expects: two racing submissions are

@@ -9,9 +9,9 @@ from django.db import transaction
 
 from games import errors
 from games.engine import game_state
+from games.kinds.celtic import GameState, IllegalMoveError, NotationError
+from games.kinds.celtic import Move as EngineMove
 from games.models import ConditionalLine
-from games.rules import GameState, IllegalMoveError, NotationError
-from games.rules import Move as EngineMove
 from games.services.common import User, _game_locked, _require_active, _require_player
 
 

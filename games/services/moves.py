@@ -13,9 +13,9 @@ from accounts.selectors import vacation_intervals_by_user
 from games import errors, events, selectors
 from games.clock import ClockReading
 from games.engine import replay, turn_to_row_fields, variant_of
+from games.kinds.celtic import GameState, IllegalMoveError, NotationError
+from games.kinds.celtic import Move as EngineMove
 from games.models import ConditionalLine, Game, Move, Side
-from games.rules import GameState, IllegalMoveError, NotationError
-from games.rules import Move as EngineMove
 from games.services.clocks import VacationsByUser, _clock_after_move, _clock_start_turn
 from games.services.common import User, _game_locked, _require_active, _require_player
 from games.services.endings import game_finish

@@ -10,8 +10,8 @@ import time_machine
 
 from games import services
 from games.clock import ClockKind, TimeControl
+from games.kinds.celtic import GameRecord
 from games.models import Game
-from games.rules import GameRecord
 from tests.accounts.factories import make_moderator
 from tests.games.conftest import API, PASSES_GAME_SEED, SHORT_GAME_SEED, submit, token_client
 

@@ -7,7 +7,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.board_svg import (
+from games.engine import position_data
+from games.kinds.celtic import ORIENTATIONS, Cell, End, GameState, Move, Side, random_playout
+from games.kinds.celtic.svg import (
     board_svg,
     end_point,
     knot_strand_colours,
@@ -17,8 +19,6 @@ from games.board_svg import (
     tile_icon_svg,
     view_around,
 )
-from games.engine import position_data
-from games.rules import ORIENTATIONS, Cell, End, GameState, Move, Side, random_playout
 
 SVG = "{http://www.w3.org/2000/svg}"
 STRANDS_PER_SHAPE = {"X": 4, "T": 3, "I": 2, "L": 2, "U": 1}

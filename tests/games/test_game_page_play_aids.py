@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from games import services
+from games.kinds.celtic import GameRecord
 from games.models import ConditionalLine, Game
-from games.rules import GameRecord
 from tests.games.conftest import API
 
 

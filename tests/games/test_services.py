@@ -8,8 +8,8 @@ import pytest
 
 from games import errors, selectors, services
 from games.clock import ClockKind, TimeControl
+from games.kinds.celtic import GameRecord
 from games.models import Challenge, Game, Move
-from games.rules import GameRecord
 from tests.accounts.factories import make_moderator
 from tests.games.conftest import PASSES_GAME_SEED, SHORT_GAME_SEED
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.rules.puzzles import find_easy, find_hard
+from games.kinds.celtic.puzzles import find_easy, find_hard
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 
 from games import services as game_services
-from games.board_svg import board_png
 from games.models import Game
+from games.png import board_png
 from games.selectors import game_position, termination_text
 from games.timeouts import game_timeouts_decide
 from notifications.models import OutboxEmail

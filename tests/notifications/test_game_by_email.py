@@ -18,9 +18,9 @@ import time_machine
 from django.core import mail
 
 from games import services as game_services
-from games.board_svg import board_png
 from games.clock import ClockKind, TimeControl
 from games.models import Challenge, Game
+from games.png import board_png
 from games.selectors import game_position
 from notifications.events import on_turn, on_turns
 from notifications.inbound import inbound_email_receive

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import services as game_services
-from games.board_svg import board_png
 from games.models import Game
+from games.png import board_png
 from games.selectors import game_position
 from notifications import events, services
 from notifications.email_context import ContextObjectMissing, context_dump, context_load

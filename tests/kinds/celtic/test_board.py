@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import ALL_CELLS, START_CELL, Cell, NotationError, Side
+from games.kinds.celtic import ALL_CELLS, START_CELL, Cell, NotationError, Side
 
 
 def test_cell_names() -> None:

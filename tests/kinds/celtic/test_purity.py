@@ -1,4 +1,4 @@
-"""The rules engine is pure Python: no module under games/rules imports Django (or the apps)."""
+"""The engine is pure Python: no module under games/kinds/celtic imports Django or the apps."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import games.rules
+import games.kinds.celtic
 
-RULES_DIR = Path(games.rules.__file__).parent
-ROOT = RULES_DIR.parent.parent
+RULES_DIR = Path(games.kinds.celtic.__file__).parent
+ROOT = RULES_DIR.parents[2]
 FORBIDDEN = ("django", "rest_framework", "celery", "games.models", "games.services")
 
 
@@ -56,7 +56,7 @@ def test_the_checker_would_notice() -> None:
 
 def test_importing_the_engine_loads_no_django() -> None:
     code = (
-        "import sys, games.rules, games.rules.record;"
+        "import sys, games.kinds.celtic, games.kinds.celtic.record;"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )
@@ -74,8 +74,10 @@ def test_import_linter_contract(tmp_path: Path) -> None:
     """
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     linter = config["tool"]["importlinter"]
-    contracts = [c for c in linter["contracts"] if "games.rules" in c.get("source_modules", ())]
-    assert contracts, "pyproject.toml has no import-linter contract for games.rules"
+    contracts = [
+        c for c in linter["contracts"] if "games.kinds" in c.get("source_modules", ())
+    ]
+    assert contracts, "pyproject.toml has no import-linter contract for games.kinds"
     roots = [name for name in linter["root_packages"] if (ROOT / name / "__init__.py").exists()]
     lines = [
         "[tool.importlinter]",

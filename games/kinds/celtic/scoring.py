@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from games.rules.board import CELL_OF, STEP, Cell, Tile, cell_index
-from games.rules.tiles import ORIENTATIONS, PLAYERS, Colour, End, Side
+from games.kinds.celtic.board import CELL_OF, STEP, Cell, Tile, cell_index
+from games.kinds.celtic.tiles import ORIENTATIONS, PLAYERS, Colour, End, Side
 
 
 class Step(NamedTuple):

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules.board import Cell, Tile
-from games.rules.puzzles import (
+from games.kinds.celtic.board import Cell, Tile
+from games.kinds.celtic.puzzles import (
     FULL_QUOTA,
     Layout,
     LayoutError,
@@ -25,8 +25,8 @@ from games.rules.puzzles import (
     find_hard,
     find_layout,
 )
-from games.rules.scoring import trace_paths
-from games.rules.tiles import Colour, Shape, Side, orientation
+from games.kinds.celtic.scoring import trace_paths
+from games.kinds.celtic.tiles import Colour, Shape, Side, orientation
 
 
 def brute_force(height: int, width: int) -> list[Layout]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import (
+from games.kinds.celtic import (
     Cell,
     Colour,
     Forfeit,

@@ -19,12 +19,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from games.rules.board import BOARD_SIZE, FILES, WINDOW_SIZE, Cell, Tile
-from games.rules.notation import Forfeit, Move
-from games.rules.puzzles import Layout
-from games.rules.scoring import Result
-from games.rules.state import GameState
-from games.rules.tiles import PLAYERS, Colour, Side
+from games.kinds.celtic.board import BOARD_SIZE, FILES, WINDOW_SIZE, Cell, Tile
+from games.kinds.celtic.notation import Forfeit, Move
+from games.kinds.celtic.puzzles import Layout
+from games.kinds.celtic.scoring import Result
+from games.kinds.celtic.state import GameState
+from games.kinds.celtic.tiles import PLAYERS, Colour, Side
 
 CELL_WIDTH: Final = 7
 CELL_HEIGHT: Final = 3

@@ -1,4 +1,4 @@
-"""The command line of the rules engine: ``python -m games.rules COMMAND ...``.
+"""The command line of the rules engine: ``python -m games.kinds.celtic COMMAND ...``.
 
 Needs no Django settings. Commands:
 
@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from games.rules.puzzles import (
+from games.kinds.celtic.puzzles import (
     PuzzleCount,
     check_layout,
     count_easy,
@@ -35,12 +35,12 @@ from games.rules.puzzles import (
     find_easy,
     find_hard,
 )
-from games.rules.record import MAX_RECORD_CHARS, GameRecord, RecordError
-from games.rules.render import describe_result, render_layout, render_state
-from games.rules.state import GameState, Variant, random_playout
-from games.rules.tiles import orientation
+from games.kinds.celtic.record import MAX_RECORD_CHARS, GameRecord, RecordError
+from games.kinds.celtic.render import describe_result, render_layout, render_state
+from games.kinds.celtic.state import GameState, Variant, random_playout
+from games.kinds.celtic.tiles import orientation
 
-PROG = "python -m games.rules"
+PROG = "python -m games.kinds.celtic"
 
 
 class CommandError(Exception):

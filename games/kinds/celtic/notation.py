@@ -22,9 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from celtictext import quote
-from games.rules.board import Cell
-from games.rules.errors import NotationError
-from games.rules.tiles import PLAYERS, Colour, Orientation, Shape, Side, orientation, sides_to_text
+from games.kinds.celtic.board import Cell
+from games.kinds.celtic.errors import NotationError
+from games.kinds.celtic.tiles import (
+    PLAYERS,
+    Colour,
+    Orientation,
+    Shape,
+    Side,
+    orientation,
+    sides_to_text,
+)
 
 MOVE_EXPECTED = (
     "expected a cell a1-i9, open sides from N E S W, and an optional n for neutral, "

@@ -7,8 +7,8 @@ or end within four plies, so these count moves only.
 
 from __future__ import annotations
 
-from games.rules import GameState, Variant
-from tests.rules import reference
+from games.kinds.celtic import GameState, Variant
+from tests.kinds.celtic import reference
 
 PERFT = {1: 60, 2: 3688, 3: 213384, 4: 11362704}
 

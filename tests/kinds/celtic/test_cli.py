@@ -1,4 +1,4 @@
-"""The command line ``python -m games.rules``: outputs, exit statuses and error messages."""
+"""The command line ``python -m games.kinds.celtic``: outputs, exit statuses and error messages."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import GameRecord, GameState, random_playout
-from games.rules.cli import main
-from games.rules.puzzles import Layout, check_layout
+from games.kinds.celtic import GameRecord, GameState, random_playout
+from games.kinds.celtic.cli import main
+from games.kinds.celtic.puzzles import Layout, check_layout
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -205,7 +205,7 @@ def test_bad_records_name_the_problem(
     path = write(tmp_path, text)
     status, out, err = run(command, path)
     assert (status, out) == (1, "")
-    assert err.startswith(f"python -m games.rules {command}: error: {path}: ")
+    assert err.startswith(f"python -m games.kinds.celtic {command}: error: {path}: ")
     assert message in err
 
 
@@ -259,7 +259,7 @@ def test_json_record_on_standard_input() -> None:
 def test_usage_errors() -> None:
     assert run()[0] == 2
     status, out, _ = run("--help")
-    assert status == 0 and out.startswith("usage: python -m games.rules")
+    assert status == 0 and out.startswith("usage: python -m games.kinds.celtic")
     status, out, err = run("puzzle", "medium")
     assert (status, out) == (2, "") and "invalid choice: 'medium'" in err
 
@@ -267,7 +267,7 @@ def test_usage_errors() -> None:
 def test_real_subprocess_without_django_settings(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env["PYTHONPATH"] = str(ROOT)
-    command = [sys.executable, "-m", "games.rules"]
+    command = [sys.executable, "-m", "games.kinds.celtic"]
     done = subprocess.run(
         [*command, "puzzle", "hard"], env=env, cwd=tmp_path, capture_output=True, text=True
     )
@@ -285,7 +285,7 @@ def test_real_subprocess_without_django_settings(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert "standard input: move 2 (Orange) a1 N: a1 is not a demand cell" in done.stderr
     script = (
-        "import sys; from games.rules.cli import main; "
+        "import sys; from games.kinds.celtic.cli import main; "
         "status = main(['puzzle', 'easy', '--count']); print(status, 'django' in sys.modules)"
     )
     done = subprocess.run(
@@ -326,3 +326,21 @@ def test_a_record_that_is_not_valid_json_is_refused_clearly(tmp_path) -> None:
     errors = io.StringIO()
     assert main(["replay", str(path)], stderr=errors) == 1
     assert "the record is not JSON" in errors.getvalue()
+
+
+def test_the_old_module_path_is_an_alias(tmp_path: Path) -> None:
+    """``python -m games.rules`` (the engine's home before game kinds) prints the same."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env["PYTHONPATH"] = str(ROOT)
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-m", module, "play", "--random", "--seed", "5"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for module in ("games.kinds.celtic", "games.rules")
+    ]
+    assert outputs[0] == outputs[1] and "Result" in outputs[0]

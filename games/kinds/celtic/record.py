@@ -46,10 +46,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from celtictext import json_kind, quote
-from games.rules.errors import IllegalMoveError, NotationError, Rule
-from games.rules.notation import Turn, parse_turn, turn_label
-from games.rules.state import GameState, Variant
-from games.rules.tiles import PLAYERS
+from games.kinds.celtic.errors import IllegalMoveError, NotationError, Rule
+from games.kinds.celtic.notation import Turn, parse_turn, turn_label
+from games.kinds.celtic.state import GameState, Variant
+from games.kinds.celtic.tiles import PLAYERS
 
 FORMAT: Final = "celtic-record/1"
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")

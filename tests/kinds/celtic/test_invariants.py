@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
+from games.kinds.celtic import (
     ALL_CELLS,
     PLAYERS,
     WINDOW_SIZE,
@@ -23,8 +23,8 @@ from games.rules import (
     Variant,
     random_playout,
 )
-from games.rules.tiles import TILES_PER_SHAPE
-from tests.rules import reference
+from games.kinds.celtic.tiles import TILES_PER_SHAPE
+from tests.kinds.celtic import reference
 
 NAMES = {Colour.ORANGE: "orange", Colour.BLUE: "blue", Colour.NEUTRAL: "neutral"}
 

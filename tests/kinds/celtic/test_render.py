@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.rules import (
+from games.kinds.celtic import (
     Cell,
     Colour,
     Forfeit,
@@ -17,8 +17,8 @@ from games.rules import (
     Variant,
     random_playout,
 )
-from games.rules.puzzles import find_hard
-from games.rules.render import (
+from games.kinds.celtic.puzzles import find_hard
+from games.kinds.celtic.render import (
     CELL_HEIGHT,
     CELL_WIDTH,
     UNICODE,
@@ -30,7 +30,7 @@ from games.rules.render import (
     render_tiles,
     window_around,
 )
-from games.rules.tiles import Side
+from games.kinds.celtic.tiles import Side
 
 START_DRAWING = """\
      c       d       e       f       g

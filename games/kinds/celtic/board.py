@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from celtictext import quote
-from games.rules.errors import NotationError
-from games.rules.tiles import Colour, Orientation, Shape, Side
+from games.kinds.celtic.errors import NotationError
+from games.kinds.celtic.tiles import Colour, Orientation, Shape, Side
 
 BOARD_SIZE: Final = 9
 """Files a..i and ranks 1..9."""

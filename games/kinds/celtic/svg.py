@@ -2,7 +2,7 @@
 
 Every tile is a square with its background colour and its strands drawn as cubic Béziers
 between path ends. An end sits one third or two thirds along its side (see
-``games.rules.tiles``: N0 is the western end of the north side, E0 the northern end of the
+``games.kinds.celtic.tiles``: N0 is the western end of the north side, E0 the northern end of the
 east side, S0 the eastern end of the south side, W0 the southern end of the west side), so
 the ends of neighbouring tiles meet exactly and a path can be followed from tile to tile. Each
 curve leaves its end at right angles to the side, which keeps the joins smooth; a strand
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
-from games.rules.board import BOARD_SIZE, FILES, WINDOW_SIZE, Cell
-from games.rules.scoring import Knot
-from games.rules.tiles import ORIENTATIONS, SHAPE_TABLE, End, Shape, Side
+from games.kinds.celtic.board import BOARD_SIZE, FILES, WINDOW_SIZE, Cell
+from games.kinds.celtic.scoring import Knot
+from games.kinds.celtic.tiles import ORIENTATIONS, SHAPE_TABLE, End, Shape, Side
 
 TILE: Final = 100
 """Side of one tile in SVG user units."""
@@ -317,12 +317,3 @@ def _labels(view: View) -> str:
 def _n(value: float) -> str:
     """A coordinate with at most one decimal."""
     return f"{round(value, 1):g}"
-
-
-def board_png(svg: str, *, width: int = 480) -> bytes:
-    """The board drawn by ``board_svg`` as a PNG ``width`` pixels wide, for emails (mail
-    clients do not show inline SVG). Rendered by resvg, a wheel with no system library; the
-    labels use any sans-serif font the machine has (none: the labels are left out)."""
-    import resvg_py
-
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, background="#ffffff"))

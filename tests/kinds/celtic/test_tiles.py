@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import ORIENTATIONS, SHAPE_TABLE, End, Shape, Side, orientation
-from games.rules.tiles import START_SHAPE, TILES_PER_SHAPE, Colour, orientations_of
+from games.kinds.celtic import ORIENTATIONS, SHAPE_TABLE, End, Shape, Side, orientation
+from games.kinds.celtic.tiles import START_SHAPE, TILES_PER_SHAPE, Colour, orientations_of
 
 
 @pytest.mark.parametrize("mask", range(1, 16))

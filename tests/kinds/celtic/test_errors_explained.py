@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.errors import Rule
+from games.kinds.celtic.errors import Rule
 
 
 @pytest.mark.parametrize("rule", list(Rule))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.rules import (
+from games.kinds.celtic import (
     Colour,
     Forfeit,
     GameRecord,
@@ -17,7 +17,7 @@ from games.rules import (
     Rule,
     Variant,
 )
-from games.rules.record import FORMAT
+from games.kinds.celtic.record import FORMAT
 
 PASS_GAME = ["e4 NE", "f5 NSW n", "d5 NE", "f4 NSW", "f3 NS", "d6 ES n", "f6 S", "f2 N n"]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from celtictext import quote
-from games.rules.board import (
+from games.kinds.celtic.board import (
     CELL_OF,
     FILE_OF,
     FITTING,
@@ -36,10 +36,10 @@ from games.rules.board import (
     Tile,
     cell_index,
 )
-from games.rules.errors import IllegalMoveError, NotationError, Rule
-from games.rules.notation import Forfeit, Move, Pass, Turn, parse_turn, turn_label
-from games.rules.scoring import Result, result_of_grid
-from games.rules.tiles import (
+from games.kinds.celtic.errors import IllegalMoveError, NotationError, Rule
+from games.kinds.celtic.notation import Forfeit, Move, Pass, Turn, parse_turn, turn_label
+from games.kinds.celtic.scoring import Result, result_of_grid
+from games.kinds.celtic.tiles import (
     ORIENTATIONS,
     PLAYERS,
     START_SHAPE,

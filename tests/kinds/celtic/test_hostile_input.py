@@ -16,13 +16,19 @@ from typing import Any
 import pytest
 
 from celtictext import QUOTE_LIMIT, quote
-from games.rules import GameRecord, Move, NotationError, RecordError
-from games.rules.board import Cell
-from games.rules.cli import main
-from games.rules.notation import parse_turn
-from games.rules.record import FORMAT, MAX_HEADER_CHARS, MAX_HEADERS, MAX_RECORD_CHARS, MAX_TURNS
-from games.rules.state import Variant
-from games.rules.tiles import Colour
+from games.kinds.celtic import GameRecord, Move, NotationError, RecordError
+from games.kinds.celtic.board import Cell
+from games.kinds.celtic.cli import main
+from games.kinds.celtic.notation import parse_turn
+from games.kinds.celtic.record import (
+    FORMAT,
+    MAX_HEADER_CHARS,
+    MAX_HEADERS,
+    MAX_RECORD_CHARS,
+    MAX_TURNS,
+)
+from games.kinds.celtic.state import Variant
+from games.kinds.celtic.tiles import Colour
 
 
 def record(**changes: Any) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Final
 
-from games.rules.tiles import (
+from games.kinds.celtic.tiles import (
     ORIENTATIONS,
     TILES_PER_SHAPE,
     End,
