@@ -9,6 +9,7 @@ row can be locked to serialise writes.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -260,6 +261,31 @@ class Game(TimeControlFields):
             getattr(self, related, None) is not None
             for related in ("tournament_link", "ladder_challenge")
         )
+
+    # --- seats: what code outside games reads of a game's players and result ----------------
+
+    kind = "celtic"
+
+    def seat_users(self) -> list[Any]:
+        """The players in seat order (seat 1 first)."""
+        return [self.orange, self.blue]
+
+    def seat_of(self, user: object) -> int | None:
+        """The seat ``user`` holds here (1, 2 ...), or None for a spectator."""
+        side = self.player_side(user)
+        return None if side is None else (1 if side == Side.ORANGE else 2)
+
+    def user_at(self, seat: int) -> Any:
+        """The player in ``seat``."""
+        return self.seat_users()[seat - 1]
+
+    def placings(self) -> list[tuple[Any, int]]:
+        """Each player in seat order with their finishing place (1 = first; a draw shares
+        first place); empty unless the game is finished."""
+        if self.status != self.Status.FINISHED:
+            return []
+        places = {Result.ORANGE_WINS: (1, 2), Result.BLUE_WINS: (2, 1), Result.DRAW: (1, 1)}
+        return list(zip(self.seat_users(), places[self.result], strict=True))
 
     def player(self, side: str) -> object:
         return self.orange if side == Side.ORANGE else self.blue
