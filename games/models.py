@@ -144,6 +144,24 @@ class Challenge(TimeControlFields):
         return f"Challenge #{self.pk}: {self.challenger} → {target} ({self.status})"
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    """Filters on a game's seats, so code outside games never names them."""
+
+    def played_by(self, user: object) -> GameQuerySet:
+        """Games where ``user`` holds a seat."""
+        return self.filter(Q(orange=user) | Q(blue=user))
+
+    def awaiting(self, user: object) -> GameQuerySet:
+        """Games in progress where it is ``user``'s turn."""
+        return self.filter(status="active").filter(
+            Q(orange=user, to_move=Side.ORANGE) | Q(blue=user, to_move=Side.BLUE)
+        )
+
+    def with_players(self) -> GameQuerySet:
+        """Load every seat's player and profile with the games."""
+        return self.select_related("orange__profile", "blue__profile")
+
+
 class Game(TimeControlFields):
     """A game between two players, Orange moving first."""
 
@@ -195,6 +213,8 @@ class Game(TimeControlFields):
 
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
@@ -278,6 +298,24 @@ class Game(TimeControlFields):
     def user_at(self, seat: int) -> Any:
         """The player in ``seat``."""
         return self.seat_users()[seat - 1]
+
+    @property
+    def seat_to_move(self) -> int | None:
+        """The seat whose turn it is, None once the game is over."""
+        return {Side.ORANGE: 1, Side.BLUE: 2}.get(self.to_move)
+
+    def user_to_move(self) -> Any:
+        """The player whose turn it is, None once the game is over."""
+        seat = self.seat_to_move
+        return None if seat is None else self.user_at(seat)
+
+    def seat_name(self, seat: int) -> str:
+        """The name the kind gives ``seat`` (Celtic!: Orange, Blue)."""
+        return ("Orange", "Blue")[seat - 1]
+
+    def seat_time_left(self, seat: int) -> timedelta | None:
+        """The bank of the player in ``seat`` (None without a time limit)."""
+        return self.orange_time_left if seat == 1 else self.blue_time_left
 
     def placings(self) -> list[tuple[Any, int]]:
         """Each player in seat order with their finishing place (1 = first; a draw shares
