@@ -17,8 +17,10 @@ from games.services.common import User
 
 def game_start(
     *,
-    orange: User,
-    blue: User,
+    players: Sequence[User] = (),
+    orange: User | None = None,
+    blue: User | None = None,
+    kind: str = "celtic",
     rated: bool = True,
     public: bool = True,
     window_forfeit: bool = False,
@@ -31,7 +33,11 @@ def game_start(
     """Create a game in its start position, Orange to move, Orange's clock running.
 
     Publishes ``game_started`` (``announce``: the players are to hear of the start from games
-    itself, not from the starter's own news such as a ladder challenge) and ``turn_started``."""
+    itself, not from the starter's own news such as a ladder challenge) and ``turn_started``.
+    ``players`` are in seat order (``orange``/``blue``: the old names of seats 1 and 2)."""
+    if players:
+        orange, blue = players
+    assert orange is not None and blue is not None
     new = _game_new(
         orange=orange,
         blue=blue,
