@@ -35,6 +35,19 @@ class KindError(ValueError):
     """A choice, step or record the rules refuse; the message says what and why."""
 
 
+class ChoiceNotationError(KindError):
+    """Text that is not a choice in the kind's notation (``GameKind.notation_help`` says how
+    to write one)."""
+
+
+class IllegalChoiceError(KindError):
+    """A well-formed choice the rules forbid now; ``rule`` names the rule, when known."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
 class StepKind(StrEnum):
     """What a stored step records."""
 
@@ -151,6 +164,8 @@ class GameKind(ABC):
     seats: SeatRange
     has_chance: bool = False
     option_names: tuple[str, ...] = ()
+    notation_help: str = ""
+    """How to write a choice, for the message that refuses one that does not parse."""
 
     @abstractmethod
     def seat_names(self, count: int) -> list[str]:
@@ -179,6 +194,16 @@ class GameKind(ABC):
     @abstractmethod
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
         """The game's record in the kind's own format (the download and the email)."""
+
+    def record_data(self, state: State, headers: Mapping[str, str]) -> dict[str, object]:
+        """The record as JSON-able data: the headers and every step (a kind may say more)."""
+        return {
+            "headers": dict(headers),
+            "steps": [
+                {"seat": step.seat, "kind": step.kind.value, "notation": step.notation}
+                for step in state.steps
+            ],
+        }
 
     @abstractmethod
     def svg(self, state: State, *, viewer_seat: int | None = None) -> str:

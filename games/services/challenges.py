@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from games import audit, errors, events
 from games.clock import TimeControl
-from games.models import Challenge, Game, Side
+from games.kinds import DEFAULT_KIND, get_kind
+from games.kinds.base import KindError
+from games.models import Challenge, ChallengeEntrant, Game
 from games.services.common import User
 from games.services.start import _game_new, _game_save_started
 from moderation.services import audit_record
@@ -23,7 +25,9 @@ def challenge_create(
     *,
     challenger: User,
     opponent: User | None = None,
-    colour: str = Challenge.ColourChoice.RANDOM,
+    kind: str = DEFAULT_KIND,
+    seat_count: int | None = None,
+    seat_choice: int | None = None,
     rated: bool = True,
     public: bool = True,
     window_forfeit: bool = False,
@@ -31,23 +35,31 @@ def challenge_create(
     message: str = "",
     takebacks: bool = False,
 ) -> Challenge:
-    """Offer a game to ``opponent``, or to anyone when ``opponent`` is None."""
+    """Offer a game of ``kind`` to ``opponent``, or to anyone when ``opponent`` is None.
+
+    ``seat_count``: the players the game needs (default: the kind's fewest); an open seek for
+    more than two fills seat by seat. ``seat_choice``: the challenger's seat (None: random).
+    """
+    seat_count = _seats_checked(kind, seat_count, seat_choice)
+    if opponent is not None and seat_count != 2:
+        raise errors.DomainError(
+            f"A challenge to one player is a game for two; this game is for {seat_count}: "
+            "offer it as an open seek.",
+            code="invalid_seats",
+        )
     if opponent is not None and opponent.pk == challenger.pk:
         raise errors.DomainError("You cannot challenge yourself.", code="self_challenge")
     if opponent is not None and not opponent.is_active:
         raise errors.DomainError(
             f"{opponent} cannot be challenged: the account is suspended.", code="opponent_inactive"
         )
-    if colour not in Challenge.ColourChoice.values:
-        raise errors.DomainError(
-            f"colour {colour!r} is not one of {', '.join(Challenge.ColourChoice.values)}.",
-            code="invalid_colour",
-        )
     tc = time_control or TimeControl()
     challenge = Challenge.objects.create(
         challenger=challenger,
         opponent=opponent,
-        colour=colour,
+        kind=kind,
+        seat_count=seat_count,
+        seat_choice=seat_choice,
         rated=rated,
         public=public,
         window_forfeit=window_forfeit,
@@ -57,6 +69,23 @@ def challenge_create(
     )
     events.publish(events.challenge_created, challenge=challenge)
     return challenge
+
+
+def _seats_checked(kind_id: str, seat_count: int | None, seat_choice: int | None) -> int:
+    """The seat count of a new challenge, checked against its kind, with the chosen seat."""
+    try:
+        kind = get_kind(kind_id)
+        seat_count = kind.seats.min if seat_count is None else seat_count
+        kind.check_seat_count(seat_count)
+    except KindError as error:
+        raise errors.DomainError(str(error), code="invalid_seats") from None
+    if seat_choice is not None and not 1 <= seat_choice <= seat_count:
+        raise errors.DomainError(
+            f"Seat {seat_choice} does not exist in a game for {seat_count}: choose 1 to "
+            f"{seat_count}, or none for a random seat.",
+            code="invalid_seat",
+        )
+    return seat_count
 
 
 def _challenge_locked(challenge_id: int) -> Challenge:
@@ -76,8 +105,10 @@ def _require_open(challenge: Challenge) -> None:
 @transaction.atomic
 def challenge_accept(
     *, challenge_id: int, user: User, rng: random.Random | None = None, now: datetime | None = None
-) -> Game:
-    """Accept an open seek or a challenge addressed to ``user``; the game starts at once."""
+) -> Game | Challenge:
+    """Accept an open seek or a challenge addressed to ``user``. A game for two starts at
+    once; a seek for more gives ``user`` a seat and starts when the last one is taken.
+    Answers the game once started, else the seek."""
     challenge = _challenge_locked(challenge_id)
     _require_open(challenge)
     if not user.is_active:
@@ -95,20 +126,50 @@ def challenge_accept(
         raise errors.NotPermitted(
             f"Challenge #{challenge.pk} is addressed to someone else.", code="not_addressed_to_you"
         )
-    challenger_side = challenge.colour
-    if challenger_side == Challenge.ColourChoice.RANDOM:
-        challenger_side = (rng or random.SystemRandom()).choice([Side.ORANGE, Side.BLUE])
-    orange, blue = (challenge.challenger, user)
-    if challenger_side != Side.ORANGE:
-        orange, blue = blue, orange
     now = now or timezone.now()
-    challenge.status = Challenge.Status.ACCEPTED
+    if challenge.seat_count > 2:
+        return _seek_join(challenge, user=user, rng=rng, now=now)
     challenge.opponent = user
+    return _challenge_start(challenge, players=[challenge.challenger, user], rng=rng, now=now)
+
+
+def _seek_join(
+    challenge: Challenge, *, user: User, rng: random.Random | None, now: datetime
+) -> Challenge | Game:
+    """``user`` takes a seat of an open seek for more than two; the last seat starts the
+    game. Answers the game once started, else the seek."""
+    if challenge.entrants.filter(user=user).exists():
+        raise errors.Conflict(
+            f"You already hold a seat in challenge #{challenge.pk}.", code="already_seated"
+        )
+    ChallengeEntrant.objects.create(challenge=challenge, user=user)
+    entrants = [entry.user for entry in challenge.entrants.select_related("user")]
+    if len(entrants) + 1 < challenge.seat_count:
+        events.publish(events.seek_joined, challenge=challenge, user=user)
+        return challenge
+    return _challenge_start(challenge, players=[challenge.challenger, *entrants], rng=rng, now=now)
+
+
+def _challenge_start(
+    challenge: Challenge, *, players: list[User], rng: random.Random | None, now: datetime
+) -> Game:
+    """Start the game of a full ``challenge``: the challenger in their chosen seat, everyone
+    else (and the challenger without a choice) seated at random."""
+    rng = rng or random.SystemRandom()
+    challenger, others = players[0], players[1:]
+    if challenge.seat_choice is None:
+        seated = [challenger, *others]
+        rng.shuffle(seated)
+    else:
+        rng.shuffle(others)
+        seated = others[:]
+        seated.insert(challenge.seat_choice - 1, challenger)
+    challenge.status = Challenge.Status.ACCEPTED
     challenge.decided_at = now
     challenge.save(update_fields=["status", "opponent", "decided_at"])
-    new = _game_new(
-        orange=orange,
-        blue=blue,
+    new, seats = _game_new(
+        players=seated,
+        kind=challenge.kind,
         rated=challenge.rated,
         public=challenge.public,
         window_forfeit=challenge.window_forfeit,
@@ -116,7 +177,7 @@ def challenge_accept(
         tc=challenge.time_control,
         challenge=challenge,
     )
-    game = _game_save_started(new, now=now)
+    game = _game_save_started(new, seats, now=now)
     events.publish(events.game_started, games=[game], announce=False)
     events.publish(events.challenge_accepted, challenge=challenge, game=game)
     events.publish(events.turn_started, games=[game])  # the first mover's "your turn"
