@@ -14,7 +14,7 @@ from django.utils.text import Truncator
 
 from celticsite.errors import DomainError
 from games import selectors, services
-from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result
+from games.models import Challenge, Game, GameMessage, MessageReport, Move
 
 
 class MoveInline(admin.TabularInline):
@@ -33,7 +33,7 @@ class ReasonForm(forms.Form):
 
 
 class AdjudicateForm(ReasonForm):
-    result = forms.ChoiceField(choices=[c for c in Result.choices if c[0]])
+    result = forms.ChoiceField(choices=[(text, text) for text in ("1-0", "0-1", "1/2-1/2")])
 
 
 GAME_NOTE = (

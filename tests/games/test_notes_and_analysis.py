@@ -177,7 +177,7 @@ def test_analysis_page_works_without_script_through_the_legal_move_links(game, a
 
 
 def test_a_private_games_analysis_is_not_found_for_outsiders(alice, bob, carol) -> None:
-    private = services.game_start(orange=alice, blue=bob, public=False)
+    private = services.game_start(players=[alice, bob], public=False)
     url = reverse("games:game_analysis", args=[private.pk])
 
     assert logged_in(carol).get(url).status_code == 404
