@@ -119,7 +119,11 @@ def game_note_get(*, game: Game, user: AnyUser) -> GameNote | None:
 
 def takeback_refusal(*, game: Game) -> str | None:
     """Why ``game`` allows no takeback, or None if it does: a rated game only if created
-    with takebacks allowed, a tournament, league or ladder game never."""
+    with takebacks allowed, a tournament, league or ladder game never, nor a game of a kind
+    with chance."""
+    kind = game.game_kind
+    if kind.has_chance:
+        return f"{kind.name} has chance: a move taken back could be played again with new luck."
     if game.rated and not game.takebacks:
         return "This rated game was created without takebacks, so none can be asked."
     if game.in_competition:
