@@ -9,12 +9,13 @@ from games.kinds.knot.board import INDEX, SPACE_COUNT
 from games.kinds.knot.core import Phase
 from games.kinds.knot.state import KnotState
 
-SPEC_LOOP = """
+SPEC_LOOP_TEXT = """
 a1 a2 a3 b3 c3 d3 e3u f3 g3 h3 i3 i4 i5 h5 g5u f5
 e5 d5 c5u b5 a5 a6 a7 b7 c7 d7 e7u f7 g7 h7 i7 i8
 i9 h9 g9 g8 g7u g6 g5 g4 g3u g2 g1 f1 e1 e2 e3 e4
 e5 e6 e7 e8 e9 d9 c9 c8 c7u c6 c5 c4 c3u c2 c1 b1
-""".split()
+"""
+SPEC_LOOP = SPEC_LOOP_TEXT.split()
 """The strand exactly as KNOT-RULES.md lists it (the engine walks it on the map instead)."""
 
 
