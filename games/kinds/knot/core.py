@@ -25,6 +25,10 @@ class Phase(IntEnum):
     OVER = 3
 
 
+SQUARE, ROUTE, EXTRA, OVER = Phase
+"""The phases as module names: looking a member up on the enum class is slow in a hot loop."""
+
+
 class Core:
     """A position: coins per seat and space, the seat to act, and where its turn stands."""
 
@@ -64,7 +68,7 @@ class Core:
         self.departed: list[int] = []
         self.winner: int | None = None
         self.seat = 0
-        self.phase = Phase.SQUARE
+        self.phase = SQUARE
         self.space = -1
         self.dests: tuple[int, ...] = ()
         self.visited: list[int] = []
@@ -75,7 +79,7 @@ class Core:
 
         Answers the destinations; with none the flips stand and the turn passes.
         """
-        if self.phase == Phase.SQUARE:
+        if self.phase == SQUARE:
             self.visited = [space]
         self.flippings += 1
         coins = self.own[self.seat][space]
@@ -83,7 +87,7 @@ class Core:
         self.space = space
         self.dests = dests
         if dests:
-            self.phase = Phase.ROUTE
+            self.phase = ROUTE
         else:
             self._next_turn()
         return dests
@@ -103,7 +107,7 @@ class Core:
                 self._next_turn()
             else:
                 self.winner = seat
-                self.phase = Phase.OVER
+                self.phase = OVER
             return
         if not mine[dest]:
             self.stacks[seat].append(dest)
@@ -112,7 +116,7 @@ class Core:
         if self.total[dest] > mine[dest] and dest not in self.visited:
             self.visited.append(dest)
             self.space = dest
-            self.phase = Phase.EXTRA
+            self.phase = EXTRA
         else:
             self._next_turn()
 
@@ -133,7 +137,7 @@ class Core:
         self.playing[seat] = False
         self.departed.append(seat)
         if self.playing.count(True) == 1:
-            self.phase = Phase.OVER
+            self.phase = OVER
         elif seat == self.seat:
             self._pass_play()
 
@@ -143,13 +147,12 @@ class Core:
 
     def _pass_play(self) -> None:
         """Play passes clockwise to the next seat still playing."""
-        seat = self.seat
-        while True:
-            seat = (seat + 1) % self.seat_count
-            if self.playing[seat]:
-                break
+        playing = self.playing
+        seat = self.seat + 1
+        while seat == self.seat_count or not playing[seat]:
+            seat = 0 if seat == self.seat_count else seat + 1
         self.seat = seat
-        self.phase = Phase.SQUARE
+        self.phase = SQUARE
         self.dests = ()
         self.space = -1
 
@@ -160,7 +163,7 @@ class Core:
 
     def finishing_order(self) -> list[int] | None:
         """Seats (0-based) first to last once the game is over; None before."""
-        if self.phase != Phase.OVER:
+        if self.phase != OVER:
             return None
         first = self.winner
         if first is None:
@@ -182,10 +185,10 @@ def random_playout(rng: random.Random, seat_count: int, *, max_moves: int = 100_
     bits = rng.getrandbits
     for _ in range(max_moves):
         phase = core.phase
-        if phase == Phase.SQUARE:
+        if phase == SQUARE:
             stacks = core.stacks[core.seat]
             space = stacks[int(rand() * len(stacks))]
-        elif phase == Phase.EXTRA:
+        elif phase == EXTRA:
             space = core.space
         else:
             return core

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from games.kinds.base import Departure, FinishingOrder, KindError, SeededChance, StepKind
 from games.kinds.knot.board import NAMES, parse_space
-from games.kinds.knot.core import Phase
+from games.kinds.knot.core import EXTRA, OVER, ROUTE, SQUARE
 from games.kinds.knot.notation import flips_from_draw, flips_text, is_flips, names
 from games.kinds.knot.state import KnotState, apply_step
 
@@ -96,7 +96,7 @@ def turn_lines(state: KnotState) -> list[str]:
             lines += [" ".join(line)] if line else []
             lines.append(f"{step.seat} {step.notation}")
             line = []
-        elif not line or again.core.phase == Phase.SQUARE:
+        elif not line or again.core.phase == SQUARE:
             lines += [" ".join(line)] if line else []
             line = [str(step.seat), step.notation]
         else:
@@ -187,7 +187,7 @@ class _LineReader:
             raise KindError(f"Turn order: seat {self.state.to_act} is to act, not seat {seat}.")
         self._next_move_part()
         while self.words:
-            if self.state.core.phase in (Phase.SQUARE, Phase.OVER):
+            if self.state.core.phase in (SQUARE, OVER):
                 raise KindError(
                     f"Turn: the turn ended with the last landing (no extra move earned), "
                     f"yet {' '.join(self.words)!r} follows."
@@ -196,9 +196,9 @@ class _LineReader:
 
     def _next_move_part(self) -> None:
         core = self.state.core
-        if core.phase == Phase.OVER:
+        if core.phase == OVER:
             raise KindError(f"The game is over: {' '.join(self.words)!r} cannot be played.")
-        if core.phase == Phase.ROUTE:
+        if core.phase == ROUTE:
             dest = parse_space(self.words.pop(0))
             extra = self._take_flips()
             if extra is not None and dest in core.dests and core.earns_extra(dest):
@@ -206,7 +206,7 @@ class _LineReader:
                 self._check_seeded(extra, mine[core.space] + mine[dest])
             self.state.move(dest, extra)
             return
-        space = core.space if core.phase == Phase.EXTRA else parse_space(self.words.pop(0))
+        space = core.space if core.phase == EXTRA else parse_space(self.words.pop(0))
         flips = self._take_flips()
         if flips is None:
             raise KindError(f"Flip: the flips of the stack on {NAMES[space]} must follow it.")

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from games.kinds.base import Chance, Departure, FinishingOrder, KindError, State, Step, StepKind
 from games.kinds.knot.board import EXIT, NAMES, parse_space
-from games.kinds.knot.core import Core, Phase
+from games.kinds.knot.core import EXTRA, OVER, ROUTE, SQUARE, Core
 from games.kinds.knot.notation import flips_from_draw, flips_text, is_flips, names, parse_flips
 
 NO_CHANCE = (
@@ -48,7 +48,7 @@ class KnotState(State):
 
     @property
     def to_act(self) -> int | None:
-        return None if self.core.phase == Phase.OVER else self.core.seat + 1
+        return None if self.core.phase == OVER else self.core.seat + 1
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -56,21 +56,21 @@ class KnotState(State):
 
     def legal_choices(self) -> list[str]:
         core = self.core
-        if core.phase == Phase.SQUARE:
+        if core.phase == SQUARE:
             return [NAMES[space] for space in sorted(core.stacks[core.seat])]
-        if core.phase == Phase.EXTRA:
+        if core.phase == EXTRA:
             return [NAMES[core.space]]
-        if core.phase == Phase.ROUTE:
+        if core.phase == ROUTE:
             return [NAMES[dest] for dest in core.dests]
         return []
 
     def play(self, choice: str) -> list[Step]:
         """Choose a space (the flips are drawn at once) or, after the flips, a destination."""
         core = self.core
-        if core.phase == Phase.OVER:
+        if core.phase == OVER:
             raise KindError("The game is over: no more moves.")
         space = parse_space(choice)
-        if core.phase == Phase.ROUTE:
+        if core.phase == ROUTE:
             self._check_destination(space)
             coins = core.own[core.seat][core.space] + core.own[core.seat][space]
             return self.move(space, self._draw(coins) if core.earns_extra(space) else None)
@@ -80,7 +80,7 @@ class KnotState(State):
     def leave(self, seat: int, how: Departure) -> list[Step]:
         """``seat`` resigns or times out, at any time: its coins leave, the others play on."""
         core = self.core
-        if core.phase == Phase.OVER:
+        if core.phase == OVER:
             raise KindError("The game is over: no one can leave it.")
         if not (1 <= seat <= core.seat_count and core.playing[seat - 1]):
             playing = [str(s + 1) for s in range(core.seat_count) if core.playing[s]]
@@ -88,11 +88,12 @@ class KnotState(State):
                 f"Seat {seat} is not playing: the seats still playing are {', '.join(playing)}."
             )
         core.leave(seat - 1)
-        self.pending_flips = "" if core.phase != Phase.ROUTE else self.pending_flips
+        if core.phase != ROUTE:  # the mover left (or the game ended): no flips pending
+            self.pending_flips = ""
         return self._add(Step(seat, StepKind.LEAVE, Departure(how).value))
 
     def is_over(self) -> bool:
-        return self.core.phase == Phase.OVER
+        return self.core.phase == OVER
 
     def finishing_order(self) -> FinishingOrder | None:
         order = self.core.finishing_order()
@@ -103,12 +104,12 @@ class KnotState(State):
     def flip(self, space: int, flips: str) -> list[Step]:
         """The seat flips its stack on ``space`` (in an extra move, the given space)."""
         core = self.core
-        if core.phase not in (Phase.SQUARE, Phase.EXTRA):
+        if core.phase not in (SQUARE, EXTRA):
             raise KindError(f"Route: the stack on {NAMES[core.space]} is flipped; move it first.")
         self._check_square(space)
         coins = core.own[core.seat][space]
         bits = parse_flips(flips, coins)
-        prefix = "" if core.phase == Phase.EXTRA else f"{NAMES[space]} "
+        prefix = "" if core.phase == EXTRA else f"{NAMES[space]} "
         return self._add(*self._flipped(prefix, space, bits, coins))
 
     def move(self, dest: int, extra_flips: str | None = None) -> list[Step]:
@@ -148,7 +149,7 @@ class KnotState(State):
 
     def _check_square(self, space: int) -> None:
         core = self.core
-        if core.phase == Phase.EXTRA:
+        if core.phase == EXTRA:
             if space != core.space:
                 raise KindError(
                     f"Extra move: the stack that landed on {NAMES[core.space]} moves again, "
@@ -162,7 +163,7 @@ class KnotState(State):
 
     def _check_destination(self, dest: int) -> None:
         core = self.core
-        if core.phase != Phase.ROUTE:
+        if core.phase != ROUTE:
             raise KindError("Move: choose the space of a stack first, then its destination.")
         if dest not in core.dests:
             points = len(self.pending_flips) + self.pending_flips.count("T")
@@ -226,16 +227,16 @@ def apply_step(state: KnotState, step: Step) -> list[Step]:
         raise KindError("Pass: a turn passes only when the flips leave no route.")
     words = step.notation.split()
     phase = state.core.phase
-    if phase == Phase.EXTRA and len(words) == 1 and is_flips(words[0]):
+    if phase == EXTRA and len(words) == 1 and is_flips(words[0]):
         return state.flip(state.core.space, words[0])
-    if phase == Phase.ROUTE and len(words) in (1, 2):
+    if phase == ROUTE and len(words) in (1, 2):
         return state.move(parse_space(words[0]), words[1] if len(words) == 2 else None)
-    if phase != Phase.ROUTE and len(words) == 2:
+    if phase != ROUTE and len(words) == 2:
         return state.flip(parse_space(words[0]), words[1])
     expected = {
-        Phase.SQUARE: "a space and its flips, like 'a1 HT'",
-        Phase.ROUTE: "a destination, with the flips of an extra move it earns, like 'c3 TH'",
-        Phase.EXTRA: "the flips of the extra move, like 'TH'",
+        SQUARE: "a space and its flips, like 'a1 HT'",
+        ROUTE: "a destination, with the flips of an extra move it earns, like 'c3 TH'",
+        EXTRA: "the flips of the extra move, like 'TH'",
     }[phase]
     raise KindError(f"expected {expected}.")
 
