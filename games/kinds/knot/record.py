@@ -30,6 +30,7 @@ from games.kinds.knot.core import EXTRA, OVER, ROUTE, SQUARE
 from games.kinds.knot.notation import flips_from_draw, flips_text, is_flips, names
 from games.kinds.knot.state import KnotState, apply_step
 
+GAME = "Celtic Knot"
 MAX_RECORD_CHARS = 1_000_000
 HEADER_ORDER = (
     "Game",
@@ -69,7 +70,7 @@ def order_from_result(text: str, seat_count: int) -> FinishingOrder:
 
 def record_text(state: KnotState, headers: Mapping[str, str]) -> str:
     """The record: the caller's headers (Game, Seats and a final Result filled in), the lines."""
-    values = {"Game": "Celtic Knot", "Seats": str(state.seat_count), **headers}
+    values = {"Game": GAME, "Seats": str(state.seat_count), **headers}
     order = state.finishing_order()
     if order is not None and "Result" not in headers:
         values["Result"] = result_text(order)
@@ -164,6 +165,9 @@ class _LineReader:
     """Plays turn lines onto a state, checking flips against FlipSeed when the record has it."""
 
     def __init__(self, headers: Mapping[str, str]) -> None:
+        game = headers.get("Game", GAME)
+        if game != GAME:
+            raise KindError(f"Game: expected a record of {GAME!r}, not of {game!r}.")
         seats = headers.get("Seats", "")
         if not seats.isdigit() or not 2 <= int(seats) <= 6:
             raise KindError(f'Seats: expected the header [Seats "N"], N 2 to 6; got {seats!r}.')

@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from games.kinds.base import Chance, Departure, FinishingOrder, KindError, State, Step, StepKind
 from games.kinds.knot.board import EXIT, NAMES, parse_space
 from games.kinds.knot.core import EXTRA, OVER, ROUTE, SQUARE, Core
-from games.kinds.knot.notation import flips_from_draw, flips_text, is_flips, names, parse_flips
+from games.kinds.knot.notation import (
+    flips_from_draw,
+    flips_sum,
+    flips_text,
+    is_flips,
+    names,
+    parse_flips,
+)
 
 NO_CHANCE = (
     "Flip: this position has no chance source to flip coins with (it was replayed "
@@ -67,8 +74,7 @@ class KnotState(State):
     def play(self, choice: str) -> list[Step]:
         """Choose a space (the flips are drawn at once) or, after the flips, a destination."""
         core = self.core
-        if core.phase == OVER:
-            raise KindError("The game is over: no more moves.")
+        _check_not_over(core)
         space = parse_space(choice)
         if core.phase == ROUTE:
             self._check_destination(space)
@@ -104,7 +110,8 @@ class KnotState(State):
     def flip(self, space: int, flips: str) -> list[Step]:
         """The seat flips its stack on ``space`` (in an extra move, the given space)."""
         core = self.core
-        if core.phase not in (SQUARE, EXTRA):
+        _check_not_over(core)
+        if core.phase == ROUTE:
             raise KindError(f"Route: the stack on {NAMES[core.space]} is flipped; move it first.")
         self._check_square(space)
         coins = core.own[core.seat][space]
@@ -163,12 +170,13 @@ class KnotState(State):
 
     def _check_destination(self, dest: int) -> None:
         core = self.core
+        _check_not_over(core)
         if core.phase != ROUTE:
             raise KindError("Move: choose the space of a stack first, then its destination.")
         if dest not in core.dests:
-            points = len(self.pending_flips) + self.pending_flips.count("T")
             raise KindError(
-                f"Route: the stack on {NAMES[core.space]} moves exactly {points} (flips "
+                f"Route: the stack on {NAMES[core.space]} moves exactly "
+                f"{flips_sum(self.pending_flips)} (flips "
                 f"{self.pending_flips}) along the strand, without reversing or climbing: it can "
                 f"reach {names(core.dests)}, not {NAMES[dest]}."
             )
@@ -182,6 +190,11 @@ class KnotState(State):
     def _add(self, *steps: Step) -> list[Step]:
         self._steps.extend(steps)
         return list(steps)
+
+
+def _check_not_over(core: Core) -> None:
+    if core.phase == OVER:
+        raise KindError("The game is over: no more moves.")
 
 
 def _why_no_extra(core: Core, dest: int) -> str:
@@ -219,8 +232,7 @@ def apply_step(state: KnotState, step: Step) -> list[Step]:
         if step.notation not in (Departure.RESIGN, Departure.TIMEOUT):
             raise KindError("Leave: a leave step says 'resign' or 'timeout'.")
         return state.leave(step.seat, Departure(step.notation))
-    if state.is_over():
-        raise KindError("The game is over: no more moves.")
+    _check_not_over(state.core)
     if step.seat != state.to_act:
         raise KindError(f"Turn order: seat {state.to_act} is to act, not seat {step.seat}.")
     if step.kind != StepKind.MOVE:

@@ -135,6 +135,7 @@ def test_a_seed_that_is_not_the_commitment_is_refused() -> None:
         (['[Seats "2"]', '[Result "1 2"]', "1 resign"], "Result: .* but the lines give '2 1'"),
         (['[Seats "2"]', "[Seats 2]"], "Line 2: '\\[Seats 2\\]' is not a header"),
         (['[Seats "2"]', '[FlipSeed "xyz"]', "1 a1 T a3"], "FlipSeed: expected the seed in hex"),
+        (['[Game "Celtic!"]', '[Seats "2"]', "1 a1 T a3"], "Line 3: Game: expected a record of"),
     ],
 )
 def test_bad_records_are_refused_naming_the_line_and_rule(lines: list[str], message: str) -> None:

@@ -197,6 +197,19 @@ def test_two_seats_one_resigns_the_other_wins() -> None:
         state.leave(2, Departure.RESIGN)
     with pytest.raises(KindError, match="The game is over: no more moves"):
         state.play("a1")
+    with pytest.raises(KindError, match="The game is over: no more moves"):
+        state.flip(INDEX["a1"], "H")
+    with pytest.raises(KindError, match="The game is over: no more moves"):
+        state.move(INDEX["a2"])
+
+
+def test_a_destination_before_the_flips_and_flips_before_the_move_are_refused() -> None:
+    state = position(2, {1: {"a1": 1}, 2: {"i5": 1}})
+    with pytest.raises(KindError, match="choose the space of a stack first, then its destination"):
+        state.move(INDEX["a2"])
+    state.flip(INDEX["a1"], "H")
+    with pytest.raises(KindError, match="Route: the stack on a1 is flipped; move it first"):
+        state.flip(INDEX["a1"], "H")
 
 
 def test_the_winner_ranks_above_those_who_left_and_the_last_to_leave_ranks_highest() -> None:
