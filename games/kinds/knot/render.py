@@ -114,8 +114,8 @@ def _coin_stacks(state: KnotState, seat_names: Sequence[str]) -> str:
     for square, stacks in coins_by_square(state).items():
         x, y = _centre(square)
         for index, (seat, count) in enumerate(stacks):
-            cx = x + (index % 3 - (min(len(stacks), 3) - 1) / 2) * 13
-            cy = y + (index // 3 - (len(stacks) > 3) / 2) * 14
+            cx = x + (index % 3 - (min(len(stacks), 3) - 1) / 2) * 14
+            cy = y + (index // 3 - (len(stacks) > 3) / 2) * 15
             parts.append(
                 f"<g><title>{escape(seat_names[seat - 1])}: {count}</title>"
                 f'<circle cx="{cx:g}" cy="{cy:g}" r="7" fill="{SEAT_COLOURS[seat - 1]}" '
@@ -152,7 +152,8 @@ def board_svg(
             ring += 'stroke-dasharray="3 3"/>'
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" '
-        f'width="{side}" height="{side}" role="img" aria-label="Celtic Knot board">'
+        f'width="{side}" height="{side}" font-family="sans-serif" role="img" '
+        'aria-label="Celtic Knot board">'
         f'<rect width="{side}" height="{side}" fill="{PAPER}"/>'
         f"{_coordinates()}{_knot_paths()}{_marks()}{ring}{_coin_stacks(state, seat_names)}</svg>"
     )
