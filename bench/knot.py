@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.engine import DOC, Measure, machine, rate
@@ -38,6 +40,18 @@ class RandomChance:
         return self.rng.randbytes(32)
 
 
+def cpu_rate(run_once: Callable[[], int], seconds: float) -> float:
+    """Like ``bench.engine.rate``, per second of this process's CPU time (not wall time), so
+    that other jobs sharing the cores do not count against the engine."""
+    done = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds:
+        done += run_once()
+        elapsed = time.process_time() - start
+    return done / elapsed
+
+
 def text_api_game(rng: random.Random) -> KnotState:
     """A random game played through the contract: a space, then a destination, as text."""
     state = KIND.new_state(SEATS, chance=RandomChance(rng))
@@ -58,6 +72,7 @@ def measure(seconds: float, seed: int) -> tuple[list[Measure], float]:
         return 1
 
     core_rate = rate(core_game, seconds)
+    core_cpu_rate = cpu_rate(core_game, seconds)
     text_rate = rate(lambda: (text_api_game(rng), 1)[1], seconds)
     games = [text_api_game(rng) for _ in range(50)]
     records = [record_text(game, {}) for game in games]
@@ -65,12 +80,13 @@ def measure(seconds: float, seed: int) -> tuple[list[Measure], float]:
     replay_rate = rate(lambda: _replay(games[next(index) % 50]), seconds)
     record_rate = rate(lambda: _parse(records[next(index) % 50]), seconds)
     return [
+        Measure("complete random games, integer core (wall time)", core_rate, "games/s", "—", None),
         Measure(
-            "complete random games, integer core",
-            core_rate,
+            "complete random games, integer core (per CPU second)",
+            core_cpu_rate,
             "games/s",
             "≥ 1,000 games/s",
-            core_rate >= 1000,
+            core_cpu_rate >= 1000,
         ),
         Measure("complete random games, text API (`play`)", text_rate, "games/s", "—", None),
         Measure("replays of stored steps (checked)", replay_rate, "games/s", "—", None),
@@ -104,6 +120,10 @@ def section(results: list[Measure], moves: float, seconds: float, seed: int) -> 
         met = "—" if m.met is None else ("yes" if m.met else "**no**")
         lines.append(f"| {m.name} | {m.value:,.0f} {m.unit} | {m.target} | {met} |")
     lines += [
+        "",
+        "The target is judged per second of the process's CPU time (`time.process_time`), the",
+        "speed of one core however many other jobs share the machine; the wall-time row is what",
+        "this run saw with the load above.",
         "",
         f"A random {SEATS}-seat game averaged {moves:.0f} moves (flippings). Every choice is",
         "uniform (a stack, then a route); flips come from `random.Random`, not from SHA-256 of a",
