@@ -165,7 +165,7 @@ def board_svg(
 def board_text(state: KnotState, seat_names: Sequence[str]) -> str:
     """The map with the seats present on each square, then each seat's coins and the turn."""
     stacks = coins_by_square(state)
-    lines = ["     " + "".join(f"{f:<7}" for f in FILES)]
+    lines = [("     " + "".join(f"{f:<7}" for f in FILES)).rstrip()]
     for rank in reversed(range(SIZE)):
         cells = []
         for file in range(SIZE):
