@@ -141,7 +141,8 @@ class State(ABC):
 
     @abstractmethod
     def leave(self, seat: int, how: Departure) -> list[Step]:
-        """``seat`` resigns or times out; the steps it added (none when that ends the game).
+        """``seat`` resigns or times out; the steps it added (a kind may record none when
+        that ends the game, as Celtic! does: its result says it).
 
         Afterwards ``is_over`` and ``finishing_order`` tell whether the others play on.
         """
@@ -179,9 +180,17 @@ class GameKind(ABC):
 
     @abstractmethod
     def replay(
-        self, seat_count: int, steps: Sequence[Step], *, options: Options | None = None
+        self,
+        seat_count: int,
+        steps: Sequence[Step],
+        *,
+        options: Options | None = None,
+        chance: Chance | None = None,
     ) -> State:
-        """The state after ``steps``; ``KindError`` names the first step the rules refuse."""
+        """The state after ``steps``; ``KindError`` names the first step the rules refuse.
+
+        The outcomes of chance are in the steps; ``chance`` is what the state draws from when
+        play goes on (a kind with chance refuses to go on without one)."""
 
     @abstractmethod
     def result_text(self, order: FinishingOrder) -> str:
