@@ -205,18 +205,24 @@ def game_moves_and_position(*, game: Game) -> tuple[list[Move], State]:
 
 
 def game_record_headers(*, game: Game) -> dict[str, str]:
-    """The headers of ``game``'s record, filled from the database: one per seat, named by
-    the kind (Celtic!: Orange, Blue), with the player's username."""
+    """The headers of ``game``'s record, filled from the database: the players as the kind
+    names them (Celtic!: Orange, Blue), and for a kind with chance the seed's commitment, and
+    the seed itself once the game is over."""
+    kind = game.game_kind
+    usernames = [user.get_username() for user in game.seat_users()]
     headers = {
         "Event": "Correspondence game",
         "Site": "Celtic! by correspondence",
         "Game": str(game.pk),
         "Date": game.created_at.strftime("%Y.%m.%d"),
-        **{game.seat_name(seat.seat): seat.user.get_username() for seat in game.seat_list},
+        **kind.seat_headers(usernames),
         "TimeControl": game.time_control.describe(),
         "Rated": "yes" if game.rated else "no",
         "Result": game.result or "*",
     }
+    if game.chance_seed:
+        revealed = None if game.is_active else game.chance_seed
+        headers.update(kind.chance_headers(game.chance_commitment, revealed))
     if game.termination and game.termination != Game.Termination.NORMAL:
         headers["Termination"] = game.termination
     return headers

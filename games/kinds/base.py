@@ -204,6 +204,15 @@ class GameKind(ABC):
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
         """The game's record in the kind's own format (the download and the email)."""
 
+    def seat_headers(self, usernames: Sequence[str]) -> dict[str, str]:
+        """A record's headers naming the players, seat 1 first (default: by seat name)."""
+        return dict(zip(self.seat_names(len(usernames)), usernames, strict=True))
+
+    def chance_headers(self, commitment: str, seed: str | None) -> dict[str, str]:
+        """A record's headers for its chance: the commitment, and the seed once revealed."""
+        headers = {"ChanceCommit": commitment}
+        return headers if seed is None else {**headers, "ChanceSeed": seed}
+
     def record_data(self, state: State, headers: Mapping[str, str]) -> dict[str, object]:
         """The record as JSON-able data: the headers and every step (a kind may say more)."""
         return {

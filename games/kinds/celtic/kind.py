@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from games.kinds.base import (
     Chance,
+    ChoiceNotationError,
     Departure,
     FinishingOrder,
     GameKind,
-    ChoiceNotationError,
     IllegalChoiceError,
     KindError,
     Options,
