@@ -75,7 +75,7 @@ def _players(count: int) -> list:
 def _start_games(count: int, **options) -> list[Game]:
     users = _players(count + 1)
     return [
-        game_services.game_start(orange=users[index], blue=users[index + 1], now=T0, **options)
+        game_services.game_start(players=[users[index], users[index + 1]], now=T0, **options)
         for index in range(count)
     ]
 
@@ -132,7 +132,7 @@ def test_a_far_deadline_is_reminded_when_a_vacation_makes_the_clock_short():
     alice, bob = make_user("alice"), make_user("bob")
     set_profile(alice, reminder_hours=[MAX_REMINDER_HOURS])  # 14 days
     game = game_services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(days_per_move=30), now=T0
+        players=[alice, bob], time_control=TimeControl(days_per_move=30), now=T0
     )
     vacation_start(user=alice, days=20, now=T0 + 16 * DAY)
     game.refresh_from_db()
@@ -147,7 +147,7 @@ def test_a_far_deadline_without_a_vacation_is_not_due():
     alice, bob = make_user("alice"), make_user("bob")
     set_profile(alice, reminder_hours=[MAX_REMINDER_HOURS])
     game_services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(days_per_move=60), now=T0
+        players=[alice, bob], time_control=TimeControl(days_per_move=60), now=T0
     )
     assert deadline_reminders_queue(now=T0 + 10 * DAY) == []
     assert deadline_reminders_queue(now=T0 + 46 * DAY) != []  # 14 days left

@@ -52,8 +52,8 @@ def play_one_move(game, user) -> None:
 
 
 def test_feed_holds_the_deadline_of_each_game_where_it_is_my_move(ann, ben) -> None:
-    mine = services.game_start(orange=ann, blue=ben)
-    theirs = services.game_start(orange=ben, blue=ann)
+    mine = services.game_start(players=[ann, ben])
+    theirs = services.game_start(players=[ben, ann])
 
     events = events_by_uid(feed_of(ann))
 
@@ -67,7 +67,7 @@ def test_feed_holds_the_deadline_of_each_game_where_it_is_my_move(ann, ben) -> N
 
 
 def test_a_move_moves_the_deadline_to_the_opponents_feed(ann, ben) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     uid = f"game-deadline-{game.pk}@127.0.0.1"
 
     play_one_move(game, ann)
@@ -118,7 +118,7 @@ def test_feed_holds_my_tournament_rounds_and_league_seasons(ann, ben) -> None:
 def test_feed_passes_a_strict_rfc_5545_parser(ann, ben) -> None:
     """``ical`` (a second, stricter implementation) reads what ``icalendar`` wrote: the
     properties Google, Apple Calendar and Thunderbird need are there and well formed."""
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     ics = feed_of(ann)
 
     assert ics.startswith(b"BEGIN:VCALENDAR\r\n") and ics.endswith(b"END:VCALENDAR\r\n")
