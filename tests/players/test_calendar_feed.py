@@ -4,6 +4,7 @@ secret address opens it (renewing or turning it off kills the old address)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import icalendar
 import pytest
@@ -15,6 +16,7 @@ from accounts.services import calendar_feed_delete, calendar_feed_renew
 from games import services
 from games.engine import game_state
 from leagues.models import League, Membership, Season
+from players.calendar import _deadline_entry
 from tests.accounts.factories import make_user
 from tournaments.models import Entry, Round, Tournament
 
@@ -185,3 +187,15 @@ def test_profile_page_makes_shows_and_renews_the_address(ann, settings) -> None:
 
     client.post(reverse("accounts:calendar_off"))
     assert "Make my calendar address" in client.get(profile).content.decode()
+
+
+def test_a_deadline_names_every_other_player_of_a_game_with_more_seats(ann, ben) -> None:
+    cai = make_user("cai")
+    three_seats = SimpleNamespace(
+        pk=7, deadline=T0, ply=4, seat_users=lambda: [ben, ann, cai]
+    )  # what the feed reads of a game of a kind with three seats
+
+    entry = _deadline_entry(three_seats, ann)
+
+    assert entry.summary == "Your move against ben and cai (game #7)"
+    assert (entry.start, entry.sequence) == (T0, 4)
