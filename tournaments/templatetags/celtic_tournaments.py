@@ -1,4 +1,5 @@
-"""Template filters of the tournament pages: points and results with halves, tie-break names."""
+"""Template filters of the tournament pages: points and results with halves, tie-break names,
+the colours' names."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from fractions import Fraction
 from django import template
 
 import celtictext
+from tournaments.models import Tournament
+from tournaments.tables import COLOURS
 
 register = template.Library()
 
@@ -36,6 +39,13 @@ def points(value: Fraction | int | float | None) -> str:
 def result(value: str) -> str:
     """A game's result as the pages write points: ½-½ for the stored 1/2-1/2."""
     return value.replace("1/2", "½")
+
+
+@register.filter
+def colour_name(colour: str, tournament: Tournament) -> str:
+    """The name of a pairing's colour (``tables.COLOURS``: orange, blue) in the event's game
+    kind: its seat name (Celtic!: Orange, Blue)."""
+    return tournament.colour_names[COLOURS.index(colour)]
 
 
 @register.filter
