@@ -16,9 +16,10 @@ from tests.tournaments.conftest import register_all
 from tests.tournaments.kinds import extra_kinds  # noqa: F401 (fixture)
 
 # ruff: noqa: F811 (the fixture above as the tests' argument)
-from tests.tournaments.test_pages import login
+from tests.tournaments.test_pages import _new_event, login
 from tournaments import services
 from tournaments.kinds import kind_choices, kind_problem
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -96,30 +97,10 @@ def test_the_form_offers_the_kinds_and_creates_an_event_of_one(organiser, extra_
     page = login(organiser).get("/tournaments/new/").content.decode()
     assert '<option value="duel">Duel</option>' in page
     assert 'value="crowd"' not in page
-    form = {
-        "name": "Duel Swiss",
-        "kind": "duel",
-        "format": "round_robin",
-        "cycles": 1,
-        "registration_mode": "open",
-        "min_players": 2,
-        "start_mode": "by_organiser",
-        "round_start_mode": "round_by_round",
-        "withdrawal_policy": "half_rule",
-        "tiebreak_edition": "2026",
-        "late_entry_bye": "Z",
-        "half_point_byes_max": 0,
-        "knockout_extra_pairs": 1,
-        "knockout_decider": "higher_seed",
-        "min_finished_games": 0,
-        "clock_kind": "per_move",
-        "days_per_move": 3,
-        "bank_days": 10,
-        "increment_days": 2,
-        "max_days": 20,
-    }
+    form = _new_event(name="Duel Swiss", kind="duel")
     answer = login(organiser).post("/tournaments/new/", form)
     assert answer.status_code == 302, answer.context["form"].errors
+    assert Tournament.objects.get(name="Duel Swiss").kind == "duel"
     refused = login(organiser).post("/tournaments/new/", {**form, "kind": "crowd"})
     assert "kind" in refused.context["form"].errors
 
