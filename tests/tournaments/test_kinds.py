@@ -108,12 +108,15 @@ def test_the_form_offers_the_kinds_and_creates_an_event_of_one(organiser, extra_
 def test_the_event_page_shows_the_kind_and_its_colour_names(
     make_tournament, organiser, players, extra_kinds
 ):
-    event = make_tournament(name="Duel RR", kind="duel", format="swiss", rounds_planned=2)
+    event = make_tournament(
+        name="Duel RR", kind="duel", format="swiss", rounds_planned=2, tiebreaks=["bpg"]
+    )
     register_all(event, players[:4])
     services.tournament_start(tournament_id=event.pk, actor=organiser)
     html = Client().get(f"/tournaments/{event.pk}/").content.decode()
     assert "Duel · Swiss" in html
     assert '<th scope="col">Red</th><th scope="col">Green</th>' in html
+    assert '<abbr title="Games played with Green">BPG</abbr>' in html
     assert "Orange" not in html and "Blue" not in html
     manage = login(organiser).get(f"/tournaments/{event.pk}/manage/").content.decode()
     assert "1-0 (Red wins)" in manage and "Orange" not in manage

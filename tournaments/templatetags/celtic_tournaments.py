@@ -3,6 +3,7 @@ the colours' names."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from django import template
@@ -21,7 +22,7 @@ TIEBREAK_NAMES = {
     "de": "Direct encounter",
     "win": "Rounds won (byes and forfeits included)",
     "won": "Games won over the board",
-    "bpg": "Games played with Blue",
+    "bpg": "Games played with {second}",  # the second colour: Blue in Celtic!
     "ks": "Koya system",
     "ps": "Progressive score",
     "aro": "Average rating of opponents",
@@ -49,8 +50,11 @@ def colour_name(colour: str, tournament: Tournament) -> str:
 
 
 @register.filter
-def tiebreak_name(code: str) -> str:
-    return TIEBREAK_NAMES.get(code, code)
+def tiebreak_name(code: str, colour_names: Sequence[str] = ("Orange", "Blue")) -> str:
+    """The tie-break's name; one that names a colour names it as the event's kind does
+    (``colour_names``: ``Tournament.colour_names``)."""
+    name = TIEBREAK_NAMES.get(code)
+    return code if name is None else name.format(second=colour_names[1])
 
 
 @register.filter
