@@ -104,8 +104,8 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(_ReadOnly):
-    list_display = ["id", "name", "format", "status", "organiser", "starts_at", "winner"]
-    list_filter = ["status", "format", "rated", "public", "registration_mode"]
+    list_display = ["id", "name", "kind", "format", "status", "organiser", "starts_at", "winner"]
+    list_filter = ["status", "kind", "format", "rated", "public", "registration_mode"]
     search_fields = ["=id", "name", "organiser__username"]
     date_hierarchy = "created_at"
     inlines = [EntryInline, RoundInline]
