@@ -88,11 +88,7 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
     """
 
     time_control = WholeTimeControlField(required=False)
-    kind = serializers.CharField(
-        required=False,
-        max_length=20,
-        help_text=KIND_INPUT_HELP,
-    )
+    kind = serializers.CharField(required=False, max_length=20, help_text=KIND_INPUT_HELP)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,

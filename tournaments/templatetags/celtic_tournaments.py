@@ -9,7 +9,6 @@ from fractions import Fraction
 from django import template
 
 import celtictext
-from tournaments.models import Tournament
 from tournaments.tables import COLOURS
 
 register = template.Library()
@@ -43,10 +42,10 @@ def result(value: str) -> str:
 
 
 @register.filter
-def colour_name(colour: str, tournament: Tournament) -> str:
+def colour_name(colour: str, colour_names: Sequence[str]) -> str:
     """The name of a pairing's colour (``tables.COLOURS``: orange, blue) in the event's game
-    kind: its seat name (Celtic!: Orange, Blue)."""
-    return tournament.colour_names[COLOURS.index(colour)]
+    kind (``colour_names``: ``Tournament.colour_names``; Celtic!: Orange, Blue)."""
+    return colour_names[COLOURS.index(colour)]
 
 
 @register.filter
