@@ -14,7 +14,6 @@ import argparse
 import os
 import random
 import re
-from datetime import timedelta
 from typing import Any
 
 
@@ -56,37 +55,49 @@ def main() -> None:
 
 
 def _seed(rng: random.Random, args: argparse.Namespace) -> list[Any]:
-    from django.db import connection
+    """Players, rated results, and games through the games services: started a round's worth
+    at a time (``games_start_many``), four in five then finished with a random winner. The
+    games are unrated, so finishing them leaves the ratings of ``seed_results`` alone."""
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from bench.scale import seed_players, seed_results
-    from games.models import Game
+    from notifications.services import outbox_muted
 
     users = seed_players(args.players)
     now = timezone.now()
     seed_results(rng, users, args.results, today=now.date())
-    games = []
-    for _ in range(args.games):
-        orange, blue = rng.sample(users, 2)
-        active = rng.random() < 0.2
-        games.append(
-            Game(
-                orange=orange,
-                blue=blue,
-                public=rng.random() < 0.9,
-                status=Game.Status.ACTIVE if active else Game.Status.FINISHED,
-                result="" if active else rng.choice(["1-0", "0-1"]),
-                finished_at=None if active else now,
-                to_move=rng.choice(["orange", "blue"]) if active else "",
-                turn_started_at=now,
-                deadline=now + timedelta(hours=rng.randrange(1, 72)) if active else None,
-            )
-        )
-    Game.objects.bulk_create(games, batch_size=5000)
+    with outbox_muted():
+        for start in range(0, args.games, 1000):
+            with transaction.atomic():
+                _seed_games(rng, users, min(1000, args.games - start), now=now)
     with connection.cursor() as cursor:  # two years of games, a few a minute at times
         cursor.execute("UPDATE games_game SET created_at = now() - random() * interval '730 days'")
     print(f"seeded {args.players} players, {args.games} games, {args.results} results")
     return users
+
+
+def _seed_games(rng: random.Random, users: list[Any], count: int, *, now: Any) -> None:
+    """``count`` games, nine in ten public, four in five finished with one seat winning."""
+    from games import services as game_services
+    from games.kinds import get_kind
+    from games.models import Game
+
+    pairs = [(tuple(rng.sample(users, 2)), rng.random() < 0.9) for _ in range(count)]
+    for public in (True, False):
+        chosen = [pair for pair, shown in pairs if shown == public]
+        games = game_services.games_start_many(pairs=chosen, rated=False, public=public, now=now)
+        for game in games:
+            if rng.random() < 0.2:
+                continue
+            first = rng.choice([1, 2])
+            order = (frozenset({first}), frozenset({3 - first}))
+            game_services.game_finish(
+                game=game,
+                result=get_kind(game.kind).result_text(order),
+                termination=Game.Termination.RESIGNATION,
+                now=now,
+            )
 
 
 def _lists(users: list[Any]) -> list[tuple[str, str]]:

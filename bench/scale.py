@@ -140,32 +140,35 @@ def seed_results(rng: random.Random, users: list[Any], count: int, *, today: dat
 
 
 def seed_running_games(rng: random.Random, users: list[Any], count: int, *, now: datetime) -> None:
+    """``count`` games started through the service (a sixth with weekends off), each then
+    put at a random point of its turn: the player to move is a random one of the pair."""
+    from games import services
+    from games.clock import TimeControl
     from games.models import Game
+    from notifications.services import outbox_muted
 
-    games = []
+    pairs: dict[bool, list[tuple[Any, Any]]] = {False: [], True: []}  # by weekends off
     for _ in range(count):
-        orange, blue = rng.sample(users, 2)
-        to_move = rng.choice(["orange", "blue"])
+        first, second = rng.sample(users, 2)
+        pairs[rng.random() < 1 / 6].append((first, second))
+    games = []
+    with outbox_muted():  # news for no one
+        for weekends_off, some in pairs.items():
+            time_control = TimeControl(days_per_move=3, weekends_off=weekends_off)
+            for start in range(0, len(some), 5000):
+                games += services.games_start_many(
+                    pairs=some[start : start + 5000], time_control=time_control, now=now
+                )
+    for game in games:
         # 1 % within a day of their deadline (a reminder due), the rest 25 h to 3 days away
         soon = rng.random() < 0.01
         left = timedelta(
             minutes=rng.randrange(60, 23 * 60) if soon else rng.randrange(25 * 60, 72 * 60)
         )
-        games.append(
-            Game(
-                orange=orange,
-                blue=blue,
-                status=Game.Status.ACTIVE,
-                ply=rng.randrange(0, 20),
-                to_move=to_move,
-                turn_started_at=now - (timedelta(days=3) - left),
-                deadline=now + left,
-                orange_time_left=timedelta(days=3),
-                blue_time_left=timedelta(days=3),
-                weekends_off=rng.random() < 1 / 6,
-            )
-        )
-    Game.objects.bulk_create(games, batch_size=5000)
+        game.ply = rng.randrange(0, 20)
+        game.turn_started_at = now - (timedelta(days=3) - left)
+        game.deadline = now + left
+    Game.objects.bulk_update(games, ["ply", "turn_started_at", "deadline"], batch_size=5000)
 
 
 def seed_vacations(rng: random.Random, users: list[Any], *, now: datetime) -> None:

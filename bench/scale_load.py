@@ -372,7 +372,7 @@ def plan_make(*, clients: int, games_per_client: int, seed: int) -> Plan:
         )
         for i, (a, b) in enumerate(pairs)
     ]
-    shown = services.game_start(orange=users[-2], blue=users[-1])
+    shown = services.game_start(players=[users[-2], users[-1]])
     _play_some(shown.pk, users=(users[-2], users[-1]), rng=rng, plies=12)
     ranked = list(RankingPosition.objects.order_by("position").values_list("player_id", flat=True))
     if not ranked:

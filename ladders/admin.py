@@ -40,7 +40,14 @@ class PlaceInline(admin.TabularInline):
 
 @admin.register(Ladder)
 class LadderAdmin(_ReadOnly):
-    list_display = ["name", "organiser", "challenge_range", "max_open_challenges", "created_at"]
+    list_display = [
+        "name",
+        "kind",
+        "organiser",
+        "challenge_range",
+        "max_open_challenges",
+        "created_at",
+    ]
     search_fields = ["name", "organiser__username"]
     inlines = [PlaceInline]
 

@@ -8,6 +8,8 @@ from django import forms
 from django.forms.models import fields_for_model
 
 from games.forms import TimeControlForm
+from games.kinds import DEFAULT_KIND
+from ladders.kinds import kind_choices
 from ladders.models import Ladder
 from ladders.services import LIMIT_FIELDS, OTHER_FIELDS
 
@@ -33,9 +35,24 @@ HELP_TEXTS = {
 }
 
 
+class KindField(forms.ChoiceField):
+    """The game kind, a select of those a ladder may play; Celtic! when left out (a form
+    from before kinds)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            choices=kind_choices, required=False, initial=DEFAULT_KIND, label="Game", **kwargs
+        )
+
+    def to_python(self, value: Any) -> str:
+        return super().to_python(value) or DEFAULT_KIND
+
+
 class LadderForm(TimeControlForm):
     """A ladder's name, description, limits (``services.LIMIT_FIELDS``), flags and the time
     control of its challenge games."""
+
+    kind = KindField(help_text="The game every challenge plays.")
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned data as ``ladder_create`` takes them."""
@@ -47,7 +64,7 @@ class LadderForm(TimeControlForm):
 LadderForm.base_fields.update(
     fields_for_model(
         Ladder,
-        fields=list(SETTING_FIELDS),
+        fields=[f for f in SETTING_FIELDS if f not in LadderForm.base_fields],
         widgets={"description": forms.Textarea(attrs={"rows": 3})},
         labels=LABELS,
         help_texts=HELP_TEXTS,

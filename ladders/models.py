@@ -9,7 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.kinds import DEFAULT_KIND, get_kind
 from games.models import Game, TimeControlFields
+from ladders.kinds import pair_seat_names
 from ladders.rules import LadderRules
 
 
@@ -20,6 +22,11 @@ class Ladder(TimeControlFields):
     description = models.TextField(blank=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ladders_organised"
+    )
+    kind = models.CharField(
+        max_length=20,
+        default=DEFAULT_KIND,
+        help_text="The game kind (games.kinds); its games must allow two seats.",
     )
     challenge_range = models.PositiveSmallIntegerField(
         default=3, help_text="How many places above themselves a player may challenge."
@@ -49,6 +56,16 @@ class Ladder(TimeControlFields):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def kind_name(self) -> str:
+        """The name of the game kind played (Celtic!)."""
+        return get_kind(self.kind).name
+
+    @property
+    def challenger_seat_name(self) -> str:
+        """The name of the challenger's seat, who moves first (Celtic!: Orange)."""
+        return pair_seat_names(self.kind)[0]
 
     @property
     def rules(self) -> LadderRules:

@@ -33,6 +33,11 @@ class LadderCreateInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
             "name": {"validators": []},  # the service checks it, case-insensitively
             # the service refuses a limit out of range: 400 invalid_settings naming the range
             **{field: {"min_value": None, "max_value": None} for field in LIMIT_FIELDS},
+            "kind": {
+                "help_text": "The game kind every challenge plays (default `celtic`, Celtic!): "
+                "the id of a kind whose games may have two seats. An unknown id, or a kind not "
+                "played by two, is refused with 400 `invalid_settings`."
+            },
         }
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -65,9 +70,11 @@ class LadderSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Ladder
+        extra_kwargs = {"kind": {"help_text": "The game kind played (`celtic`: Celtic!)."}}
         fields = [
             "id",
             "name",
+            "kind",
             "organiser",
             "player_count",
             *LIMIT_FIELDS,

@@ -24,8 +24,9 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.clock import TimeControl
-from games.models import Game, Result
+from games.models import Game
 from ladders import audit, emails, errors, selectors
+from ladders.kinds import kind_problem
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from ladders.rules import (
     ChallengeContext,
@@ -55,7 +56,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "timeout_drop_places",
     "inactivity_days",
 )
-OTHER_FIELDS: tuple[str, ...] = ("description", "rated", "public")
+OTHER_FIELDS: tuple[str, ...] = ("kind", "description", "rated", "public")
 
 
 # --- Loading -------------------------------------------------------------------------------
@@ -155,6 +156,9 @@ def ladder_create(
         problems["name"] = "A name is required."
     elif Ladder.objects.filter(name__iexact=ladder.name).exists():
         problems["name"] = f"There is already a ladder called {ladder.name!r}."
+    kind_refusal = kind_problem(ladder.kind)
+    if kind_refusal:
+        problems["kind"] = kind_refusal
     try:
         _ = ladder.time_control
     except ValueError as exc:
@@ -282,8 +286,8 @@ def ladder_challenge(
             code="opponent_inactive",
         )
     game = game_services.game_start(
-        orange=challenger,
-        blue=defender,
+        players=[challenger, defender],
+        kind=ladder.kind,
         rated=ladder.rated,
         public=ladder.public,
         time_control=ladder.time_control,
@@ -407,7 +411,7 @@ def _challenge_decide(
         note = "The game was annulled: no change."
     else:
         challenge.status = LadderChallenge.Status.DECIDED
-        challenge.winner_id = _winner(challenge, game.result)
+        challenge.winner_id = _winner(game)
         if not on_ladder:
             note = "One of the players had left the ladder: no change."
     challenge.decided_at = now
@@ -443,13 +447,10 @@ def _timeout_drop(
     return final, final.index(loser) - order.index(loser)
 
 
-def _winner(challenge: LadderChallenge, result: str) -> int | None:
-    """The winner's id (the challenger plays Orange), None for a draw."""
-    if result == Result.ORANGE_WINS:
-        return challenge.challenger_id
-    if result == Result.BLUE_WINS:
-        return challenge.defender_id
-    return None
+def _winner(game: Game) -> int | None:
+    """The id of the player placed first in the finished ``game``, None for a draw."""
+    firsts = [user.pk for user, place in game.placings() if place == 1]
+    return firsts[0] if len(firsts) == 1 else None
 
 
 def _loser(challenge: LadderChallenge) -> int | None:

@@ -79,7 +79,9 @@ def ladder_action(request: HttpRequest, ladder_id: int, action: str) -> HttpResp
                 ladder_id=ladder.pk, challenger=request.user, defender_id=defender_id
             )
             messages.success(
-                request, f"Challenge made: you play Orange against {challenge.defender}."
+                request,
+                f"Challenge made: you play {ladder.challenger_seat_name} against "
+                f"{challenge.defender}.",
             )
             return redirect("games:game", game_id=challenge.game_id)
         elif action == "remove":

@@ -25,7 +25,14 @@ class _ReadOnly(admin.ModelAdmin):
 
 @admin.register(League)
 class LeagueAdmin(_ReadOnly):
-    list_display = ["name", "organiser", "division_size", "division_min_size", "rookie_division"]
+    list_display = [
+        "name",
+        "kind",
+        "organiser",
+        "division_size",
+        "division_min_size",
+        "rookie_division",
+    ]
     search_fields = ["name", "organiser__username"]
 
 

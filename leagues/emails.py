@@ -106,15 +106,18 @@ def division_placed(*, division: Division) -> None:
                 **context,
                 "division_name": division.name,
                 "opponents": opponents,
-                "games": _games_of(entry, links),
+                "games": _games_of(entry, links, division.tournament.colour_names),
                 "ends_at": division.season.ends_at,
             },
             dedupe_key=f"{Email.DIVISION}:{division.pk}:{entry.player_id}",
         )
 
 
-def _games_of(entry: Entry, links: Sequence[TournamentGame]) -> list[dict[str, str]]:
-    """``entry``'s games among the division's ``links``: colour, opponent and link."""
+def _games_of(
+    entry: Entry, links: Sequence[TournamentGame], colour_names: Sequence[str]
+) -> list[dict[str, str]]:
+    """``entry``'s games among the division's ``links``: colour (its name in the kind played,
+    ``colour_names``), opponent and link."""
     games = []
     for link in links:
         if entry.pk not in (link.orange_id, link.blue_id) or link.game is None:
@@ -123,7 +126,7 @@ def _games_of(entry: Entry, links: Sequence[TournamentGame]) -> list[dict[str, s
         opponent = link.blue if orange else link.orange
         games.append(
             {
-                "colour": "Orange" if orange else "Blue",
+                "colour": colour_names[0 if orange else 1],
                 "opponent": opponent.name,
                 "url": f"{settings.SITE_URL}/games/{link.game_id}/",
             }

@@ -14,7 +14,7 @@ from games.forms import TimeControlForm, time_control_initial
 from leagues import selectors
 from leagues.models import League, Membership, Season
 from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
-from tournaments.forms import DATE_INPUT, TiebreaksField
+from tournaments.forms import DATE_INPUT, KindField, TiebreaksField
 from tournaments.standings import EDITIONS, TIEBREAKS
 
 LABELS = {
@@ -44,6 +44,9 @@ class LeagueForm(TimeControlForm):
     """A league's name, its rules (``services.RULE_FIELDS``) and the time control of its
     games; with ``league``, that league's values to start from."""
 
+    kind = KindField(
+        help_text="The game every division plays; a change applies from the next season."
+    )
     tiebreaks = TiebreaksField(
         required=False,
         label="Tie-breaks",

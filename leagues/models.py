@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.kinds import DEFAULT_KIND, get_kind
 from games.models import TimeControlFields
 from tournaments.models import Tournament
 
@@ -22,6 +23,11 @@ class League(TimeControlFields):
     description = models.TextField(blank=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="leagues_organised"
+    )
+    kind = models.CharField(
+        max_length=20,
+        default=DEFAULT_KIND,
+        help_text="The game kind (games.kinds); its games must allow two seats.",
     )
     division_size = models.PositiveSmallIntegerField(
         default=8, help_text="The target number of players in a division."
@@ -83,6 +89,11 @@ class League(TimeControlFields):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def kind_name(self) -> str:
+        """The name of the game kind played (Celtic!)."""
+        return get_kind(self.kind).name
 
 
 class Season(models.Model):

@@ -21,11 +21,18 @@ from games.serializers import (
 from leagues.errors import InvalidLeagueSettings
 from leagues.models import League, Membership, Season
 from leagues.services import RULE_FIELDS, RULE_LIMITS, first_opening_refusal
-from tournaments.serializers import USERNAME_PATTERN, number
+from tournaments.serializers import KIND_OUTPUT_HELP, USERNAME_PATTERN, number
 
 # The service refuses a rule out of range with 400 ``invalid_settings`` naming the range.
 _RULES_CHECKED_BY_THE_SERVICE = {
     field: {"min_value": None, "max_value": None} for field in RULE_LIMITS
+}
+_KIND_INPUT = {
+    "kind": {
+        "help_text": "The game kind every division plays (default `celtic`, Celtic!): the id "
+        "of a kind whose games may have two seats; a change applies from the next season. An "
+        "unknown id, or a kind not played by two, is refused with 400 `invalid_settings`."
+    }
 }
 
 # --- Inputs ----------------------------------------------------------------------------------
@@ -65,6 +72,7 @@ class LeagueCreateInputSerializer(_WithTimeControl):
         extra_kwargs = {
             "name": {"validators": []},  # the service checks it, case-insensitively
             **_RULES_CHECKED_BY_THE_SERVICE,
+            **_KIND_INPUT,
         }
 
     def validate_first_registration_opens_at(self, value: datetime) -> datetime:
@@ -89,6 +97,7 @@ class LeagueUpdateInputSerializer(_WithTimeControl):
         extra_kwargs = {
             "name": {"validators": [], "required": False},
             **_RULES_CHECKED_BY_THE_SERVICE,
+            **_KIND_INPUT,
         }
 
 
@@ -150,7 +159,8 @@ class LeagueSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = League
-        fields = ["id", "name", "description", "organiser", "public"]
+        fields = ["id", "name", "kind", "description", "organiser", "public"]
+        extra_kwargs = {"kind": {"help_text": KIND_OUTPUT_HELP}}
 
 
 class LeagueDetailSerializer(serializers.ModelSerializer):
@@ -161,6 +171,7 @@ class LeagueDetailSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
         fields = ["id", "name", "organiser", *RULE_FIELDS, "time_control", "seasons"]
+        extra_kwargs = {"kind": {"help_text": KIND_OUTPUT_HELP}}
 
     @extend_schema_field(TimeControlOutputSerializer)
     def get_time_control(self, obj: League) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from leagues.placement import (
 from moderation.services import audit_record
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
+from tournaments.kinds import kind_problem
 from tournaments.models import Entry, Tournament
 from tournaments.standings import EDITIONS
 
@@ -47,6 +48,7 @@ MOVE_PERMISSION = selectors.MOVE_PLAYERS
 # The rules an organiser chooses; ``league_create`` takes them.
 RULE_FIELDS: tuple[str, ...] = (
     "description",
+    "kind",
     "division_size",
     "division_min_size",
     "promotion_count",
@@ -236,6 +238,9 @@ def _validate(league: League) -> None:
     tiebreaks_problem = tournament_selectors.tiebreak_codes_problem(codes=league.tiebreaks)
     if tiebreaks_problem:
         problems["tiebreaks"] = tiebreaks_problem
+    kind_refusal = kind_problem(league.kind)
+    if kind_refusal:
+        problems["kind"] = kind_refusal
     if league.tiebreak_edition not in EDITIONS:
         problems["tiebreak_edition"] = f"One of {', '.join(EDITIONS)} (FIDE C.07 editions)."
     if league.withdrawal_policy not in Tournament.WithdrawalPolicy.values:
@@ -459,6 +464,7 @@ def _season_start(season: Season, *, now: datetime) -> None:
             time_control=league.time_control,
             now=now,
             description=f"{division.name} of {league.name}, season {season.number}.",
+            kind=league.kind,
             rated=league.rated,
             public=league.public,
             tiebreaks=list(league.tiebreaks),

@@ -11,22 +11,25 @@ their own emails about games with them.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Q, When, prefetch_related_objects
+from django.db.models import Q, prefetch_related_objects
 from django.urls import reverse
 
 from accounts.models import Profile, default_reminder_hours
 from accounts.selectors import profile_get, vacation_intervals_by_user
 from accounts.validators import MAX_REMINDER_HOURS
+from celtictext import and_join
 from games.clock import Interval, Pauses, running_time, running_time_at_least
-from games.models import Challenge, Game, GameMessage, Side
+from games.models import Challenge, Game, GameMessage
 from games.selectors import game_clock, game_position, termination_text
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
@@ -45,18 +48,29 @@ def player_name(user: Any) -> str:
     return profile_get(user=user).name
 
 
+def opponents(game: Game, user: Any) -> list[Any]:
+    """The players of ``game`` other than ``user``, in seat order (all of them for a kind
+    with more than two seats)."""
+    return [other for other in game.seat_users() if other.pk != getattr(user, "pk", None)]
+
+
+def is_turn_of(game: Game, user: Any) -> bool:
+    """Whether ``game`` is in progress and waiting for ``user``'s move."""
+    seat = game.seat_to_move
+    return seat is not None and game.seat_of(user) == seat
+
+
 def game_context(game: Game, user: Any) -> dict[str, Any]:
     """The game (read again by the worker) and, as they are now, what changes as it goes on:
     the ply, the deadline and the result."""
-    side = game.player_side(user)
-    opponent = game.blue if side == Side.ORANGE else game.orange
+    seat = game.seat_of(user)
     return {
         "game": game,
         "ply": game.ply,
         "deadline": game.deadline,
         "result": game.result,
-        "side": side.label if side else "",
-        "opponent_name": player_name(opponent),
+        "side": game.seat_name(seat) if seat else "",
+        "opponent_name": and_join([player_name(other) for other in opponents(game, user)]),
         "time_control": game.time_control.describe(),
     }
 
@@ -78,14 +92,15 @@ def _turn_notice(game: Game) -> Notice | None:
     """The your-turn email of the player to move. The worker draws the position (the
     context says at which ply, see ``notifications.position``), so the request reads no
     moves and draws nothing."""
-    if not game.is_active or not game.to_move:
+    seat = game.seat_to_move
+    if not game.is_active or seat is None:
         return None
-    user = game.player(game.to_move)
+    user = game.user_at(seat)
     context = game_context(game, user)
     context[POSITION_PLY] = game.ply
     # A turn's email goes out as the turn starts: the running time left is the whole bank
     # (the deadline is the bank's end, pauses skipped), so no clock needs reading.
-    context["time_left"] = game.time_left(game.to_move)
+    context["time_left"] = game.seat_time_left(seat)
     reply_to = move_reply_context(context, game=game, user=user)
     return Notice(
         user=user,
@@ -98,8 +113,7 @@ def _turn_notice(game: Game) -> Notice | None:
 
 def profiles_load(games: Sequence[Game]) -> None:
     """Read the players' profiles (names, preferences) in one query, not one per player."""
-    prefetch_related_objects([user for game in games for user in (game.orange, game.blue)],
-                             "profile")  # fmt: skip
+    prefetch_related_objects([user for game in games for user in game.seat_users()], "profile")
 
 
 def move_reply_context(context: dict[str, Any], *, game: Game, user: Any) -> str:
@@ -126,7 +140,7 @@ def on_deadline_near(
     reading = game_clock(game=game, now=now, vacations=vacations)
     if reading is None:
         return False
-    user = game.player(game.to_move)
+    user = game.user_to_move()
     context = game_context(game, user)
     clock = {"paused": reading.paused, "resumes_at": reading.resumes_at}
     context.update(time_left=reading.time_left, hours=hours, clock=clock)
@@ -145,9 +159,9 @@ def on_game_started(game: Game) -> None:
     ``announce``: a knockout match's next pair). Games that start by accepting a challenge,
     in a tournament round or on a ladder are announced by their own emails.
     """
-    for user in (game.orange, game.blue):
+    for user in game.seat_users():
         context = game_context(game, user)
-        context["your_move"] = game.player_side(user) == game.to_move
+        context["your_move"] = is_turn_of(game, user)
         notify(
             user=user,
             event=Event.GAME_STARTED,
@@ -160,12 +174,13 @@ def on_game_finished(game: Game) -> None:
     """A game ended (finished or annulled): both players hear the result and the knots."""
     board = _final_board(game)
     ending = termination_text(game=game)
-    for user in (game.orange, game.blue):
-        side = game.player_side(user)
+    places = _places(game)
+    for user in game.seat_users():
         context = game_context(game, user)
         context.update(
             board,
-            outcome=_outcome(game, side),
+            outcome=_outcome(game, user),
+            places=places,
             termination=ending,
             rating_change=_rating_change(game, user),
         )
@@ -201,14 +216,27 @@ def _final_board(game: Game) -> dict[str, Any]:
     }
 
 
-def _outcome(game: Game, side: Side | None) -> str:
-    """'won', 'lost', 'drew' or 'annulled', from ``side``'s point of view."""
-    if game.status == Game.Status.ANNULLED or not game.result:
+def _outcome(game: Game, user: Any) -> str:
+    """'won', 'lost', 'drew' or 'annulled', from ``user``'s point of view: first place alone
+    is a win, first place shared a draw (for Celtic!, both players), any other place a loss."""
+    placings = game.placings()
+    if game.status == Game.Status.ANNULLED or not placings:
         return "annulled"
-    if game.result == "1/2-1/2":
-        return "drew"
-    winner = Side.ORANGE if game.result == "1-0" else Side.BLUE
-    return "won" if side == winner else "lost"
+    mine = next(place for player, place in placings if player.pk == user.pk)
+    if mine != 1:
+        return "lost"
+    shared = sum(1 for _, place in placings if place == 1) > 1
+    return "drew" if shared else "won"
+
+
+def _places(game: Game) -> list[dict[str, Any]]:
+    """The finishing order, first place first (players sharing a place in seat order), each
+    with the player's name and seat name; empty unless the game is finished."""
+    rows = [
+        {"place": place, "name": player_name(player), "seat_name": game.seat_name(seat)}
+        for seat, (player, place) in enumerate(game.placings(), start=1)
+    ]
+    return sorted(rows, key=lambda row: row["place"])
 
 
 def on_challenge_received(challenge: Challenge) -> None:
@@ -249,7 +277,7 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     user = challenge.challenger
     context = game_context(game, user)
     context["challenge"] = challenge
-    context["your_move"] = game.player_side(user) == game.to_move
+    context["your_move"] = is_turn_of(game, user)
     notify(
         user=user,
         event=Event.CHALLENGE_ACCEPTED,
@@ -275,18 +303,17 @@ def on_game_message(message: GameMessage) -> None:
     game = message.game
     if message.is_hidden:
         return
-    author_side = game.player_side(message.author)
-    if author_side is None:
+    if game.seat_of(message.author) is None:
         return
-    user = game.blue if author_side == Side.ORANGE else game.orange
-    context = game_context(game, user)
-    context.update(sender_name=player_name(message.author), message=message.body)
-    notify(
-        user=user,
-        event=Event.GAME_MESSAGE,
-        context=context,
-        dedupe_key=f"{Event.GAME_MESSAGE}:{message.pk}:{user.pk}",
-    )
+    for user in opponents(game, message.author):
+        context = game_context(game, user)
+        context.update(sender_name=player_name(message.author), message=message.body)
+        notify(
+            user=user,
+            event=Event.GAME_MESSAGE,
+            context=context,
+            dedupe_key=f"{Event.GAME_MESSAGE}:{message.pk}:{user.pk}",
+        )
 
 
 def reminder_window(hours: int, *, weekends_off: bool) -> timedelta:
@@ -319,48 +346,50 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
 
     Only games that can be due are read: those whose deadline is within the reminder window
     of the largest reminder any player has chosen (``reminder_window``; at most
-    ``REMINDER_WINDOW``), and those whose player to move has a vacation. They come as plain
-    rows (with the mover's reminder choices and time zone) in one streamed query, handled
-    ``chunk_size`` at a time so memory stays bounded. The vacations that have not ended are
-    read once (one row per vacation, so bounded by the number of players). A chunk in which
-    some reminder is due costs one more query for the reminders already queued, then the
-    work of those still to send.
+    ``REMINDER_WINDOW``), and those whose player to move has a vacation (found with one
+    query per ``VACATION_BATCH`` players on vacation, none when no one is). They come with
+    their players and profiles in one streamed query, handled ``chunk_size`` at a time so
+    memory stays bounded. The vacations that have not ended are read once (one row per
+    vacation, so bounded by the number of players). A chunk in which some reminder is due
+    costs one more query for the reminders already queued, then the work of those still to
+    send.
     """
     vacations = vacation_intervals_by_user(user_ids=None, since=now)
-    on_vacation = list(vacations)
     hours = _largest_reminder_chosen()
-    mover_is_orange = Q(to_move=Side.ORANGE)
     candidates = (
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
         .filter(
             Q(weekends_off=False, deadline__lte=now + reminder_window(hours, weekends_off=False))
             | Q(weekends_off=True, deadline__lte=now + reminder_window(hours, weekends_off=True))
-            | Q(vacation_allowed=True, to_move=Side.ORANGE, orange__in=on_vacation)
-            | Q(vacation_allowed=True, to_move=Side.BLUE, blue__in=on_vacation)
+            | Q(pk__in=_games_awaiting_a_vacation(list(vacations), now=now))
         )
-        .annotate(
-            mover_id=_for_mover(mover_is_orange, "orange_id", "blue_id"),
-            mover_bank=_for_mover(mover_is_orange, "orange_time_left", "blue_time_left"),
-            mover_hours=_for_mover(
-                mover_is_orange, "orange__profile__reminder_hours", "blue__profile__reminder_hours"
-            ),
-            mover_zone=_for_mover(
-                mover_is_orange, "orange__profile__time_zone", "blue__profile__time_zone"
-            ),
-        )
+        .with_players()
         .order_by("deadline", "pk")
-        .values_list(*_ReminderRow._fields)
         .iterator(chunk_size=chunk_size)
     )
     reminded: list[int] = []
-    while chunk := [_ReminderRow(*row) for row in itertools.islice(candidates, chunk_size)]:
+    while chunk := list(itertools.islice(candidates, chunk_size)):
         reminded += _reminders_queue_chunk(chunk, now=now, vacations=vacations)
     return reminded
 
 
-def _for_mover(mover_is_orange: Q, orange: str, blue: str) -> Case:
-    """The column ``orange`` if Orange is to move, else ``blue``."""
-    return Case(When(mover_is_orange, then=F(orange)), default=F(blue))
+#: Players on vacation whose games one query of the reminder scan looks up.
+VACATION_BATCH = 200
+
+
+def _games_awaiting_a_vacation(user_ids: list[int], *, now: datetime) -> list[int]:
+    """The ids of the games in progress that allow vacations and wait for the move of one of
+    ``user_ids`` (players with a vacation not over at ``now``)."""
+    found: list[int] = []
+    for start in range(0, len(user_ids), VACATION_BATCH):
+        batch = user_ids[start : start + VACATION_BATCH]
+        awaiting = functools.reduce(
+            operator.or_, (Game.objects.awaiting(user_id) for user_id in batch)
+        )
+        found += awaiting.filter(vacation_allowed=True, deadline__gt=now).values_list(
+            "pk", flat=True
+        )
+    return found
 
 
 def _largest_reminder_chosen() -> int:
@@ -372,41 +401,21 @@ def _largest_reminder_chosen() -> int:
     )
 
 
-class _ReminderRow(NamedTuple):
-    """What deciding whether a reminder is due needs of one game (field names as queried)."""
-
-    pk: int
-    deadline: datetime
-    ply: int
-    weekends_off: bool
-    vacation_allowed: bool
-    mover_id: int
-    mover_bank: timedelta | None
-    mover_hours: list[int] | None
-    mover_zone: str | None
-
-
 def _reminders_queue_chunk(
-    rows: list[_ReminderRow], *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
+    games: list[Game], *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
 ) -> list[int]:
-    """Queue the reminders due among ``rows`` (``vacations``: everyone's, by user id): one
+    """Queue the reminders due in ``games`` (``vacations``: everyone's, by user id): one
     query for the reminders already queued (if any is due), then the emails of the rest,
     each in its own transaction."""
-    movers: dict[int, int] = {}
     due: dict[int, tuple[int, str]] = {}  # game id -> (hours, dedupe key)
-    for row in rows:
-        movers[row.pk] = mover = row.mover_id
-        hours = _reminder_due(
-            deadline=row.deadline,
-            now=now,
-            chosen=row.mover_hours,
-            bank=row.mover_bank,
-            # no profile yet: the time zone it would be created with
-            zone=(row.mover_zone or DEFAULT_TIME_ZONE) if row.weekends_off else None,
-            vacations=vacations.get(mover, ()) if row.vacation_allowed else (),
-        )
+    for game in games:
+        hours = _reminder_due_in(game, now=now, vacations=vacations)
         if hours is not None:
-            due[row.pk] = (hours, f"{Event.DEADLINE_REMINDER}:{row.pk}:{row.ply}:{mover}:{hours}h")
+            mover = game.user_to_move().pk
+            due[game.pk] = (
+                hours,
+                f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{mover}:{hours}h",
+            )
     if not due:
         return []
     queued = set(
@@ -414,20 +423,48 @@ def _reminders_queue_chunk(
             "dedupe_key", flat=True
         )
     )
-    to_send = [game_id for game_id, (_, key) in due.items() if key not in queued]
     reminded = []
-    games = Game.objects.select_related("orange__profile", "blue__profile").in_bulk(to_send)
-    for game_id in to_send:
-        game = games[game_id]
+    for game in games:
+        if game.pk not in due or due[game.pk][1] in queued:
+            continue
         with transaction.atomic():
             if on_deadline_near(
                 game,
-                hours=due[game_id][0],
+                hours=due[game.pk][0],
                 now=now,
-                vacations=vacations.get(movers[game_id], ()),
+                vacations=_vacations_counted(game, vacations),
             ):
-                reminded.append(game_id)
+                reminded.append(game.pk)
     return reminded
+
+
+def _reminder_due_in(
+    game: Game, *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
+) -> int | None:
+    """The smallest reminder of the player to move in ``game`` that is due now, or None."""
+    seat = game.seat_to_move
+    if seat is None or game.deadline is None:
+        return None
+    # no profile yet: the choices and time zone it would be created with
+    profile = getattr(game.user_at(seat), "profile", None)
+    zone = profile.time_zone if profile is not None else DEFAULT_TIME_ZONE
+    return _reminder_due(
+        deadline=game.deadline,
+        now=now,
+        chosen=profile.reminder_hours if profile is not None else None,
+        bank=game.seat_time_left(seat),
+        zone=zone if game.weekends_off else None,
+        vacations=_vacations_counted(game, vacations),
+    )
+
+
+def _vacations_counted(
+    game: Game, vacations: dict[int, tuple[Interval, ...]]
+) -> tuple[Interval, ...]:
+    """The vacations of the player to move in ``game`` that stop its clock."""
+    if not game.vacation_allowed:
+        return ()
+    return vacations.get(game.user_to_move().pk, ())
 
 
 def _reminder_due(

@@ -39,14 +39,20 @@ from django.utils.html import strip_tags
 
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError
+from celtictext import and_join
 from games.errors import HOW_TO_WRITE_A_MOVE
 from games.kinds.celtic.errors import Rule
 from games.kinds.celtic.render import describe_result, render_state
-from games.models import Challenge, Game, Side
+from games.models import Challenge, Game
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
 from notifications.email_events import Event
-from notifications.events import challenge_reply_context, move_reply_context
+from notifications.events import (
+    challenge_reply_context,
+    is_turn_of,
+    move_reply_context,
+    opponents,
+)
 from notifications.models import InboundEmail, OutboxEmail
 from notifications.reply_tokens import (
     SUBJECT_TAG,
@@ -537,10 +543,10 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         "reply_token": "",
     }
     reply_to = ""
-    if game is not None and game.player_side(user) is not None:
+    if game is not None and game.seat_of(user) is not None:
         game.refresh_from_db()
         context.update(_position_context(game, user=user))
-        if game.is_active and game.to_move == game.player_side(user):
+        if is_turn_of(game, user):
             reply_to = move_reply_context(context, game=game, user=user)
     return notify(
         user=user,
@@ -558,18 +564,17 @@ def _inbound_summary(record: InboundEmail) -> dict[str, str]:
 
 def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
     """The game, the opponent, the drawn position and whose turn it is (or the result)."""
-    side = game.player_side(user)
-    opponent = game.blue if side == Side.ORANGE else game.orange
-    opponent_name = profile_get(user=opponent).name
+    names = {other.pk: profile_get(user=other).name for other in opponents(game, user)}
+    opponent_name = and_join(list(names.values()))
     state = game_position(game=game)
     if not game.is_active:
         board_over = state.is_over() and game.termination == Game.Termination.NORMAL
         result = describe_result(state.result()) if board_over else game.result or "no result"
         turn = f"The game is over ({game.get_status_display().lower()}): {result}."
-    elif game.to_move == side:
+    elif is_turn_of(game, user):
         turn = "It is your move."
     else:
-        turn = f"It is {opponent_name}'s move; we will email you when it is yours."
+        turn = f"It is {names[game.user_to_move().pk]}'s move; we will email you when it is yours."
     return {
         "game": game,
         "opponent_name": opponent_name,
@@ -661,8 +666,9 @@ def _challenge_reply_send(record: InboundEmail, *, user: Any, challenge_id: int)
     }
     game = record.game
     if game is not None:
-        side = game.player_side(user)
-        context.update(game=game, your_move=side == game.to_move, colour=side.label if side else "")
+        seat = game.seat_of(user)
+        colour = game.seat_name(seat) if seat else ""
+        context.update(game=game, your_move=is_turn_of(game, user), colour=colour)
     reply_to = ""
     still_open = challenge is not None and challenge.status == Challenge.Status.OPEN
     if record.outcome == Outcome.REFUSED and still_open and challenge.opponent_id == user.pk:

@@ -17,7 +17,7 @@ from games.kinds.celtic.notation import Forfeit, Move
 from games.kinds.celtic.render import last_placed, render_state
 from games.kinds.celtic.svg import board_svg, knot_strand_colours
 from games.kinds.celtic.tiles import PLAYERS, Colour
-from games.models import Game, Side
+from games.models import Game
 from games.selectors import game_position
 
 # The Content-ID of the board picture in a turn email's HTML part.
@@ -45,11 +45,11 @@ def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, An
     """What a turn email shows of the position: what the opponent just played, the terminal
     board (for the plain text), the tiles each side has left, and ``board_cid`` (the inline
     PNG the HTML part shows, see ``position_svg``)."""
-    side = game.player_side(user)
+    seat = game.seat_of(user)
     return {
-        "opponent_turns": _opponent_turns(state, side=side),
+        "opponent_turns": _opponent_turns(state, seat=seat),
         "position": render_state(state),
-        "tiles_left": _tiles_left(state, side=side),
+        "tiles_left": _tiles_left(state, seat=seat),
         "board_cid": BOARD_CID,
     }
 
@@ -67,14 +67,19 @@ def position_svg(game: Game, *, state: GameState) -> str:
     )
 
 
-def _opponent_turns(state: GameState, *, side: Side | None) -> list[str]:
-    """The turns since ``side`` last placed a tile, oldest first, e.g. ["Blue played f5 NE"]:
+def _seat_of(colour: Colour) -> int:
+    """The seat that plays ``colour`` (Orange: 1, Blue: 2)."""
+    return PLAYERS.index(colour) + 1
+
+
+def _opponent_turns(state: GameState, *, seat: int | None) -> list[str]:
+    """The turns since ``seat`` last placed a tile, oldest first, e.g. ["Blue played f5 NE"]:
     the opponent's move and any turn passed in between. Empty at the start of the game."""
     turns: list[str] = []
     for index in range(len(state.history) - 1, -1, -1):
         turn = state.history[index]
         colour = PLAYERS[index % 2]
-        if colour.value == side and isinstance(turn, Move):
+        if _seat_of(colour) == seat and isinstance(turn, Move):
             break
         who = colour.name.title()
         if isinstance(turn, Move):
@@ -86,18 +91,18 @@ def _opponent_turns(state: GameState, *, side: Side | None) -> list[str]:
     return turns[::-1]
 
 
-def _tiles_left(state: GameState, *, side: Side | None) -> list[dict[str, Any]]:
+def _tiles_left(state: GameState, *, seat: int | None) -> list[dict[str, Any]]:
     """Each supply (the player's first, then the opponent's, then the neutral tiles): its
     name, how many tiles and which shapes, e.g. {"name": "You (Orange)", "count": 12,
     "shapes": "C2 T3 S3 B2 K2"}."""
-    order = [*sorted(PLAYERS, key=lambda colour: colour.value != side), Colour.NEUTRAL]
+    order = [*sorted(PLAYERS, key=lambda colour: _seat_of(colour) != seat), Colour.NEUTRAL]
     rows = []
     for colour in order:
         supply = state.supply(colour)
         if colour is Colour.NEUTRAL:
             name = "Neutral"
         else:
-            name = f"{'You' if colour.value == side else 'Opponent'} ({colour.name.title()})"
+            name = f"{'You' if _seat_of(colour) == seat else 'Opponent'} ({colour.name.title()})"
         rows.append(
             {
                 "name": name,

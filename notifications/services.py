@@ -469,7 +469,8 @@ def _digest_write(items: list[OutboxEmail], *, now: datetime) -> OutboxEmail | N
         or (
             item.game is not None
             and item.game.is_active
-            and item.game.player_side(user) == item.game.to_move
+            and item.game.seat_to_move is not None
+            and item.game.seat_of(user) == item.game.seat_to_move
         )
     ]
     if not current:

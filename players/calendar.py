@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.urls import reverse
 from icalendar import Alarm, Calendar, Event
 
+from celtictext import and_join
 from games import selectors as game_selectors
 from games.models import Game
 from leagues.selectors import player_seasons_dated
@@ -51,11 +52,11 @@ def _uid(kind: str, pk: int) -> str:
 
 
 def _deadline_entry(game: Game, user: AbstractBaseUser) -> CalendarEntry:
-    opponent = game.blue if game.orange_id == user.pk else game.orange
+    names = [display_name(other) for other in game.seat_users() if other.pk != user.pk]
     assert game.deadline is not None
     return CalendarEntry(
         uid=_uid("game-deadline", game.pk),
-        summary=f"Your move against {display_name(opponent)} (game #{game.pk})",
+        summary=f"Your move against {and_join(names)} (game #{game.pk})",
         start=game.deadline,
         end=None,
         path=reverse("games:game", args=[game.pk]),

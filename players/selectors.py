@@ -24,7 +24,7 @@ def player_games(
 ) -> QuerySet[Game]:
     """``player``'s games that ``viewer`` may see: those in progress (newest first), or those
     that ended (finished or annulled, the latest ending first)."""
-    games = game_selectors.game_list_visible(user=viewer).filter(Q(orange=player) | Q(blue=player))
+    games = game_selectors.game_list_visible(user=viewer).played_by(player)
     if active:
         return games.filter(status=Game.Status.ACTIVE).order_by("-pk")
     ended = games.exclude(status=Game.Status.ACTIVE)

@@ -122,8 +122,8 @@ def test_with_redis_stopped_the_service_answers_and_the_email_waits(
     redis_server, warnings, monkeypatch
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_start(orange=alice, blue=bob)
-    other_game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
+    other_game = services.game_start(players=[alice, bob])
     alice_api, anonymous = token_client(alice), APIClient()
     games_url = reverse("games-api:game-list")
     queue_email = send_outbox_email.apply_async

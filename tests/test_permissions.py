@@ -121,7 +121,7 @@ def feed_world():
     from tests.accounts.factories import make_moderator, make_superuser, make_user
 
     owner, opponent = make_user("owner"), make_user("rival")
-    game = services.game_start(orange=owner, blue=opponent, public=False)
+    game = services.game_start(players=[owner, opponent], public=False)
     services.game_note_save(game_id=game.pk, user=owner, body="my secret plan")
     roles = {
         "anonymous": None,

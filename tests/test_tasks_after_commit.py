@@ -92,7 +92,7 @@ def test_a_broker_outage_is_logged_not_raised_and_the_other_tasks_still_go(warni
 def test_a_move_s_email_goes_out_after_its_commit(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     mail.outbox.clear()
     response = submit(token_client(alice), game.pk, 0, "d5 ESW")
     assert response.status_code == 201
@@ -107,7 +107,7 @@ def test_a_broker_down_when_a_move_commits_loses_no_email(monkeypatch, warnings)
         raise OperationalError("Connection refused")
 
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     mail.outbox.clear()
     with monkeypatch.context() as broker:
         broker.setattr(send_outbox_email, "apply_async", broker_down)

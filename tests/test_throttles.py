@@ -31,7 +31,7 @@ def clock(monkeypatch):
 @pytest.fixture
 def players():
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     return game, (alice, token_client(alice)), (bob, token_client(bob))
 
 

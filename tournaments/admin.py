@@ -21,7 +21,15 @@ from celticsite.admin import ActionHoldersMayView
 from celticsite.errors import DomainError
 from games.admin import ReasonForm, _moderate
 from tournaments import services
-from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.models import (
+    ADJUDICATED_RESULTS,
+    Bye,
+    Entry,
+    KnockoutMatch,
+    Round,
+    Tournament,
+    TournamentGame,
+)
 
 ORGANISER_NOTE = (
     "This is written to the audit log with your name and reason, and the players are told "
@@ -96,8 +104,8 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(_ReadOnly):
-    list_display = ["id", "name", "format", "status", "organiser", "starts_at", "winner"]
-    list_filter = ["status", "format", "rated", "public", "registration_mode"]
+    list_display = ["id", "name", "kind", "format", "status", "organiser", "starts_at", "winner"]
+    list_filter = ["status", "kind", "format", "rated", "public", "registration_mode"]
     search_fields = ["=id", "name", "organiser__username"]
     date_hierarchy = "created_at"
     inlines = [EntryInline, RoundInline]
@@ -177,7 +185,7 @@ class EntryAdmin(_ReadOnly):
 
 
 class AdjudicateForm(ReasonForm):
-    result = forms.ChoiceField(choices=[(text, text) for text in ("1-0", "0-1", "1/2-1/2")])
+    result = forms.ChoiceField(choices=[(v.value, v.label) for v in ADJUDICATED_RESULTS])
 
 
 class ResultFixForm(ReasonForm):

@@ -112,7 +112,7 @@ def _games_by_player(games: Sequence[Game]) -> list[tuple[Any, list[Game]]]:
     """Each player of ``games`` with their games in the order given (a knockout pair: two)."""
     players: dict[int, tuple[Any, list[Game]]] = {}
     for game in games:
-        for user in (game.orange, game.blue):
+        for user in game.seat_users():
             players.setdefault(user.pk, (user, []))[1].append(game)
     return list(players.values())
 

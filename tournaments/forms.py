@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -9,6 +10,8 @@ from django.forms.models import fields_for_model
 from django.utils.text import format_lazy
 
 from games.forms import TimeControlForm, time_control_initial
+from games.kinds import DEFAULT_KIND
+from tournaments.kinds import kind_choices
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS, TIEBREAKS_HELP
 from tournaments.standings import TIEBREAKS
@@ -28,9 +31,23 @@ class TiebreaksField(forms.CharField):
         return ", ".join(value) if isinstance(value, list) else value
 
 
+class KindField(forms.ChoiceField):
+    """The game kind, a select of those a competition may play; Celtic! when left out (a
+    form from before kinds)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            choices=kind_choices, required=False, initial=DEFAULT_KIND, label="Game", **kwargs
+        )
+
+    def to_python(self, value: Any) -> str:
+        return super().to_python(value) or DEFAULT_KIND
+
+
 class TournamentForm(TimeControlForm):
     """Every setting of ``services.SETTING_FIELDS`` and the time control of the games."""
 
+    kind = KindField(help_text="The game every pairing plays.")
     tiebreaks = TiebreaksField(
         required=False,
         label="Tie-breaks",
@@ -63,7 +80,7 @@ class TournamentForm(TimeControlForm):
 TournamentForm.base_fields.update(
     fields_for_model(
         Tournament,
-        fields=[f for f in SETTING_FIELDS if f != "tiebreaks"],
+        fields=[f for f in SETTING_FIELDS if f not in TournamentForm.base_fields],
         widgets={name: DATE_INPUT for name in DATE_FIELDS},
     )
 )
@@ -113,6 +130,22 @@ class ResultForm(ReasonForm):
         label="Result",
     )
 
+    def __init__(self, *args: Any, colour_names: Sequence[str] = (), **kwargs: Any) -> None:
+        """``colour_names``: the event's names for Orange and Blue (its kind's seat names),
+        written into the results' labels."""
+        super().__init__(*args, **kwargs)
+        if colour_names:
+            field: forms.ChoiceField = self.fields["result"]  # type: ignore[assignment]
+            field.choices = [
+                (value, _label_in_colours(str(label), colour_names))
+                for value, label in field.choices
+            ]
+
+
+def _label_in_colours(label: str, colour_names: Sequence[str]) -> str:
+    orange, blue = colour_names
+    return label.replace("Orange", orange).replace("Blue", blue)
+
 
 class ManualPairingForm(ReasonForm):
     """The next round as lines of seed numbers: "1 4" (1 has Orange against 4), "bye 5"."""
@@ -122,6 +155,13 @@ class ManualPairingForm(ReasonForm):
         label="Pairings",
         help_text='One game per line, Orange\'s seed first: "1 4". A bye: "bye 5".',
     )
+
+    def __init__(self, *args: Any, colour_names: Sequence[str] = (), **kwargs: Any) -> None:
+        """``colour_names`` as for ``ResultForm``."""
+        super().__init__(*args, **kwargs)
+        if colour_names:
+            field = self.fields["pairs"]
+            field.help_text = _label_in_colours(str(field.help_text), colour_names)
 
     def clean_pairs(self) -> tuple[list[tuple[int, int]], list[int]]:
         pairs: list[tuple[int, int]] = []

@@ -12,7 +12,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, QuerySet
 
+from games.kinds import DEFAULT_KIND, get_kind
 from games.models import Game, TimeControlFields
+from tournaments.kinds import pair_seat_names
 
 
 class Tournament(TimeControlFields):
@@ -62,6 +64,11 @@ class Tournament(TimeControlFields):
     description = models.TextField(blank=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_organised"
+    )
+    kind = models.CharField(
+        max_length=20,
+        default=DEFAULT_KIND,
+        help_text="The game kind (games.kinds); its games must allow two seats.",
     )
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUND_ROBIN)
     cycles = models.PositiveSmallIntegerField(
@@ -214,6 +221,17 @@ class Tournament(TimeControlFields):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def kind_name(self) -> str:
+        """The name of the game kind played (Celtic!)."""
+        return get_kind(self.kind).name
+
+    @property
+    def colour_names(self) -> list[str]:
+        """The names of a pairing's two colours, Orange's first: the seat names of the kind
+        (Celtic!: Orange, Blue)."""
+        return pair_seat_names(self.kind)
 
     @property
     def is_round_robin(self) -> bool:
@@ -439,6 +457,14 @@ class TournamentGame(models.Model):
     @property
     def is_decided(self) -> bool:
         return self.result != self.Result.PENDING
+
+
+ADJUDICATED_RESULTS = (
+    TournamentGame.Result.ORANGE_WINS,
+    TournamentGame.Result.BLUE_WINS,
+    TournamentGame.Result.DRAW,
+)
+"""The results a game may be adjudicated to: a win or a draw, as if it had been played out."""
 
 
 class Bye(models.Model):

@@ -70,7 +70,7 @@ def player_ratings(*, users: list[Any]) -> dict[int, int]:
 
 
 def _games_of(user: AbstractBaseUser) -> QuerySet[Game]:
-    return Game.objects.filter(Q(orange=user) | Q(blue=user))
+    return Game.objects.played_by(user)
 
 
 def player_finished_game_count(*, user: AbstractBaseUser) -> int:

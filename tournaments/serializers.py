@@ -11,16 +11,24 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from celticsite.api import StrictJsonTypes
-from games.models import Side
 from games.serializers import (
     PlayerSerializer,
     TimeControlOutputSerializer,
     TimeControlSerializer,
     time_control_data,
 )
-from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
+from tournaments.models import (
+    ADJUDICATED_RESULTS,
+    Bye,
+    Entry,
+    KnockoutMatch,
+    Round,
+    Tournament,
+    TournamentGame,
+)
 from tournaments.services import SETTING_FIELDS, SETTING_RANGES, TIEBREAKS_HELP
 from tournaments.standings import EDITIONS, TIEBREAKS
+from tournaments.tables import COLOURS
 
 USERNAME_PATTERN = r"^[\w.@+-]+$"
 """The characters of a username (Django's rule), as a pattern JSON Schema can state too."""
@@ -63,6 +71,14 @@ class WholeTimeControlField(serializers.Field):
         return value
 
 
+KIND_INPUT_HELP = (
+    "The game kind every pairing plays (default `celtic`, Celtic!): the id of a kind whose "
+    "games may have two seats. An unknown id, or a kind not played by two, is refused with "
+    "400 `invalid_settings` naming the known kinds or the kind's number of players."
+)
+KIND_OUTPUT_HELP = "The game kind played (`celtic`: Celtic!)."
+
+
 class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerializer):
     """The settings an organiser chooses (every field optional on update).
 
@@ -72,6 +88,7 @@ class TournamentSettingsInputSerializer(StrictJsonTypes, serializers.ModelSerial
     """
 
     time_control = WholeTimeControlField(required=False)
+    kind = serializers.CharField(required=False, max_length=20, help_text=KIND_INPUT_HELP)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
@@ -194,13 +211,6 @@ class ForbiddenPairsOutputSerializer(serializers.Serializer):
     )
 
 
-ADJUDICATED_RESULTS = [
-    TournamentGame.Result.ORANGE_WINS,
-    TournamentGame.Result.BLUE_WINS,
-    TournamentGame.Result.DRAW,
-]
-
-
 class ResultInputSerializer(StrictJsonTypes, serializers.Serializer):
     """Fixing a result: any decided result (not "pending")."""
 
@@ -306,9 +316,11 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
+        extra_kwargs = {"kind": {"help_text": KIND_OUTPUT_HELP}}
         fields = [
             "id",
             "name",
+            "kind",
             "format",
             "status",
             "organiser",
@@ -590,7 +602,10 @@ class RoundCellSerializer(serializers.Serializer):
         allow_null=True, help_text="The opponent's number in the section; null for a bye."
     )
     colour = serializers.ChoiceField(
-        choices=Side.choices, allow_null=True, help_text="The colour the player had."
+        # labelled as the games' sides, whose enum (SideEnum) the schema shares
+        choices=[(colour, colour.capitalize()) for colour in COLOURS],
+        allow_null=True,
+        help_text="The colour the player had.",
     )
     mark = serializers.CharField(
         allow_blank=True,

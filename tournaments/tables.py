@@ -20,7 +20,9 @@ from tournaments.selectors import Standings, StandingsRow, game_points, tourname
 from tournaments.standings import Colour, Outcome, PointSystem, RoundRecord, outcome_mark
 
 _POINTS = PointSystem()
-_COLOUR_NAMES = {Colour.ORANGE: "orange", Colour.BLUE: "blue"}
+COLOURS = ("orange", "blue")
+"""A pairing's colours as the API writes them: the first player's, then the second's."""
+_COLOUR_NAMES = dict(zip((Colour.ORANGE, Colour.BLUE), COLOURS, strict=True))
 _GONE = (Entry.Status.WITHDRAWN, Entry.Status.REMOVED)
 
 

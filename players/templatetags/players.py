@@ -63,6 +63,6 @@ def player_link_rated(user: AbstractBaseUser | None) -> SafeString:
 def prefetch_ratings(games: object) -> str:
     """Read the ratings of every player of ``games`` at once (two queries), so that
     ``player_link_rated`` costs no query per row of a game table."""
-    users = [user for game in games for user in (game.orange, game.blue) if user is not None]  # type: ignore[attr-defined]
+    users = [user for game in games for user in game.seat_users() if user is not None]  # type: ignore[attr-defined]
     prefetch_related_objects(users, "ranking_player__rating")
     return ""

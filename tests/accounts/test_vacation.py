@@ -114,9 +114,7 @@ def test_ending_without_a_vacation_is_a_conflict(alice):
 
 
 def start_game(orange, blue, **tc: object) -> Game:
-    return game_services.game_start(
-        orange=orange, blue=blue, time_control=TimeControl(**tc), now=T0
-    )
+    return game_services.game_start(players=[orange, blue], time_control=TimeControl(**tc), now=T0)
 
 
 def test_a_vacation_moves_the_deadline_where_the_player_is_to_move(alice, bob, carol):
@@ -158,8 +156,7 @@ def test_changing_time_zone_keeps_the_time_left_and_moves_the_deadline(alice, bo
 
     friday = datetime(2026, 3, 6, tzinfo=UTC)  # Friday 00:00 UTC; alice's zone is UTC
     game = game_services.game_start(
-        orange=alice,
-        blue=bob,
+        players=[alice, bob],
         time_control=TimeControl(days_per_move=1, weekends_off=True),
         now=friday,
     )

@@ -45,7 +45,7 @@ def test_game_and_login_pages_run_without_violations(
     users = get_user_model().objects
     ann = users.create_user(username="ann", password="pw-for-tests-1")
     ben = users.create_user(username="ben", password="pw-for-tests-1")
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     page = browser_page
     violations = _collect_violations(page)
 

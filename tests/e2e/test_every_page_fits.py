@@ -53,7 +53,7 @@ def site(transactional_db) -> dict[str, str]:
     ann.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
     ann = users.get(pk=ann.pk)
     moderator = make_moderator()
-    active = games.game_start(orange=ann, blue=ben)
+    active = games.game_start(players=[ann, ben])
     for notation in ("f5 SW n", "e4 NSW n", "e3 NW", "d3 NE"):
         games.move_submit(
             game_id=active.pk,
@@ -62,9 +62,9 @@ def site(transactional_db) -> dict[str, str]:
             notation=notation,
         )
         active.refresh_from_db()
-    resigned = games.game_start(orange=ben, blue=ann)
+    resigned = games.game_start(players=[ben, ann])
     games.game_resign(game_id=resigned.pk, user=ben)
-    annulled = games.game_start(orange=cai, blue=ann)
+    annulled = games.game_start(players=[cai, ann])
     games.game_annul(game_id=annulled.pk, actor=moderator, reason="Played twice by mistake")
     games.challenge_create(challenger=cai, message="A friendly game? Three days a move.")
     games.challenge_create(challenger=ben, opponent=ann)

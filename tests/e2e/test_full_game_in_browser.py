@@ -130,7 +130,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     ben.get_by_role("button", name="Accept").click()
     game = Game.objects.get()
     ben.wait_for_url(base + reverse("games:game", args=[game.pk]))
-    assert (game.orange.username, game.blue.username) == ("ann", "ben")
+    assert [user.username for user in game.seat_users()] == ["ann", "ben"]
 
     # ann's "your games" shows the new game waiting for her, in place, and says so in the tab.
     ann.wait_for_selector(f'#live[data-signature="{game.pk}:0"]', state="attached")
@@ -140,7 +140,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     assert announced == "Your opponent has moved: it is your turn."
     assert ann.locator(f'#turn-h ~ * a[href="/games/{game.pk}/"]').count() >= 1
 
-    pages = {"orange": ann, "blue": ben}
+    pages = {1: ann, 2: ben}  # by seat
     url = base + reverse("games:game", args=[game.pk])
     ann.goto(url)
     for page in pages.values():
@@ -151,7 +151,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
         game.refresh_from_db()
         if not game.is_active:
             break
-        mover, waiter = pages[game.to_move], pages["blue" if game.to_move == "orange" else "orange"]
+        mover, waiter = pages[game.seat_to_move], pages[3 - game.seat_to_move]
         # The mover's page noticed the opponent's move by itself, and says so in the title.
         mover.wait_for_selector(f'#live[data-ply="{game.ply}"]', state="attached")
         assert mover.title().startswith("● Your turn — ")
@@ -168,14 +168,14 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
             queued = f"Your opponent had queued a reply: {reply} was played at once."
             assert queued in mover.locator(".messages").text_content()
             last_two = Move.objects.filter(game=game).order_by("-ply")[:2]
-            assert [(m.side, m.notation) for m in reversed(last_two)] == [
-                (game.to_move, notation),
-                ("blue" if game.to_move == "orange" else "orange", reply),
+            assert [(m.ply, m.notation) for m in reversed(last_two)] == [
+                (game.ply, notation),
+                (game.ply + 1, reply),
             ]
             continue
         if game.ply == 4:
             screenshots(mover, browser, url, notation)
-        if not keyboard_done and game.to_move == "blue":
+        if not keyboard_done and game.seat_to_move == 2:
             play_by_keyboard(mover, notation)
             keyboard_done = True
         else:

@@ -52,7 +52,7 @@ def test_the_service_worker_shows_the_servers_push(live_server, transactional_db
     users = get_user_model().objects
     ann = users.create_user(username="ann", password="pw-for-tests-1")
     ben = users.create_user(username="ben", password="pw-for-tests-1")
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     turn = _turn_notice(game)  # what the move queues for the player to move, as a push row
     row = OutboxPush(recipient=ann, event=turn.event, game=game, context=context_dump(turn.context))
     payload = push_payload(row)

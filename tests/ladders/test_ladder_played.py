@@ -39,7 +39,7 @@ def test_a_ladder_climbed_defended_timed_out_drawn_and_left(make_ladder, clock, 
     # 1. e (5) beats c (3): e takes place 3, c and d move down one.
     first = challenge("e", "c", day=1)
     assert (first.challenger_place, first.defender_place) == (5, 3)
-    assert (first.game.orange_id, first.game.blue_id) == (p["e"].pk, p["c"].pk)
+    assert first.game.seat_users() == [p["e"], p["c"]]
     clock(T0 + 2 * DAY)
     finish(first.game, "1-0", commit=commit)
     assert names(ladder) == ["a", "b", "e", "c", "d", "f"]

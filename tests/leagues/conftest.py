@@ -77,7 +77,8 @@ def play_division(
         tournament_link__tournament=division.tournament, status=Game.Status.ACTIVE
     ).order_by("pk")
     for game in games:
-        if skip and {game.orange_id, game.blue_id} == {skip[0].pk, skip[1].pk}:
+        if skip and set(game.seat_users()) == set(skip):
             continue
-        result = "1-0" if rank[game.orange_id] < rank[game.blue_id] else "0-1"
+        first, second = (rank[user.pk] for user in game.seat_users())
+        result = "1-0" if first < second else "0-1"
         finish(game, result, commit=commit)

@@ -93,7 +93,7 @@ def test_one_season_through_the_api(organiser, clock, beat, commit):
     clock(T0 + 25 * DAY + DAY / 24)
     beat()
     pending = divisions[2].tournament.games.get(needs_adjudication=True)
-    result = "1-0" if pending.game.orange_id == players[4].pk else "0-1"
+    result = "1-0" if pending.game.seat_of(players[4]) == 1 else "0-1"
     with commit():
         answer = org.post(
             f"/api/v1/tournaments/{d2['tournament_id']}/games/{pending.pk}/adjudicate/",

@@ -32,7 +32,7 @@ def win(division: Division, winner, loser, *, commit) -> None:
         orange__in=[winner, loser],
         blue__in=[winner, loser],
     )
-    finish(game, "1-0" if game.orange_id == winner.pk else "0-1", commit=commit)
+    finish(game, "1-0" if game.seat_of(winner) == 1 else "0-1", commit=commit)
 
 
 @pytest.fixture

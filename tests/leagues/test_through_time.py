@@ -120,9 +120,9 @@ def test_two_seasons_with_promotions_relegations_a_leaver_a_newcomer_and_rookies
     clock(T0 + 35 * DAY + DAY / 24)
     beat()
     link = d2.tournament.games.get(needs_adjudication=True)
-    assert {link.game.orange_id, link.game.blue_id} == {p["p7"].pk, p["p8"].pk}
+    assert set(link.game.seat_users()) == {p["p7"], p["p8"]}
     assert OutboxEmail.objects.filter(event="tournament_organiser", recipient=organiser).exists()
-    winner = "1-0" if link.game.orange_id == p["p7"].pk else "0-1"
+    winner = "1-0" if link.game.seat_of(p["p7"]) == 1 else "0-1"
     with commit():
         tournament_services.tournament_game_adjudicate(
             tournament_game_id=link.pk, actor=organiser, result=winner, reason="p7 clearly winning"

@@ -38,7 +38,7 @@ def game_start_quietly(**arguments: Any) -> Game:
 @pytest.fixture
 def game(alice, bob) -> Game:
     """A rated game, alice Orange to move, three days per move; its start queued no email."""
-    return game_start_quietly(orange=alice, blue=bob)
+    return game_start_quietly(players=[alice, bob])
 
 
 def set_profile(user: User, **fields: object) -> None:

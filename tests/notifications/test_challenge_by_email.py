@@ -70,7 +70,7 @@ def test_the_challenge_email_carries_a_reply_token_for_the_challenged_player(cha
 
 
 def test_a_game_token_is_not_a_challenge_token(alice, bob):
-    game = game_services.game_start(orange=alice, blue=bob)
+    game = game_services.game_start(players=[alice, bob])
     from notifications.reply_tokens import reply_token_make
 
     token = reply_token_parse(reply_token_make(game_id=game.pk, ply=3, user_id=bob.pk))

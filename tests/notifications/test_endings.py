@@ -45,7 +45,7 @@ def play(game: Game, *moves: str) -> Game:
     for move in moves:
         game.refresh_from_db()
         game_services.move_submit(
-            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+            game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
     game.refresh_from_db()
     return game
@@ -66,7 +66,7 @@ def test_resignation(game, alice, bob):
 
 def test_time_forfeit(alice, bob):
     with time_machine.travel(T0, tick=False):
-        game = play(game_services.game_start(orange=alice, blue=bob), "d5 ESW")
+        game = play(game_services.game_start(players=[alice, bob]), "d5 ESW")
     game_timeouts_decide(now=T0 + timedelta(days=4))
     game.refresh_from_db()
     assert termination_text(game=game) == "Blue ran out of time: Orange wins (1-0)."
@@ -75,7 +75,7 @@ def test_time_forfeit(alice, bob):
 
 def test_an_unstarted_game_annulled_by_the_clock(alice, bob):
     with time_machine.travel(T0, tick=False):
-        game = game_services.game_start(orange=alice, blue=bob)
+        game = game_services.game_start(players=[alice, bob])
     game_timeouts_decide(now=T0 + timedelta(days=4))
     game.refresh_from_db()
     expected = "Annulled: no move was made before the deadline."
@@ -123,7 +123,7 @@ def test_a_later_decision_on_a_finished_game_is_emailed_again(game, alice, bob, 
 
 
 def test_an_unrated_game_shows_no_rating_line(alice, bob):
-    game = game_services.game_start(orange=alice, blue=bob, rated=False)
+    game = game_services.game_start(players=[alice, bob], rated=False)
     game_services.game_resign(game_id=game.pk, user=alice)
     assert "Your rating" not in result_email(bob).body_text
 

@@ -10,10 +10,9 @@ from django.core import mail
 
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
-from games.models import Game
 from notifications import events
 from notifications.models import OutboxEmail
-from notifications.services import digests_send
+from notifications.services import digests_send, outbox_muted
 from notifications.tasks import send_daily_digests, send_deadline_reminders
 from tests.accounts.factories import make_user
 from tests.notifications.conftest import set_profile
@@ -129,7 +128,7 @@ def test_daily_digest_collects_held_turns_into_one_email(
 ):
     set_profile(alice, email_digest=True)
     carol = make_user("carol")
-    games = [game_services.game_start(orange=alice, blue=other) for other in (bob, carol)]
+    games = [game_services.game_start(players=[alice, other]) for other in (bob, carol)]
     for game in games:
         events.on_turn(game)
     assert mail.outbox == []
@@ -152,7 +151,8 @@ def test_daily_digest_collects_held_turns_into_one_email(
 def test_digest_leaves_out_turns_already_played(alice, bob, game):
     set_profile(alice, email_digest=True)
     events.on_turn(game)
-    Game.objects.filter(pk=game.pk).update(ply=1, to_move="blue")
+    with outbox_muted():  # the turn is played: it is bob's now
+        game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
     assert digests_send() == []
     assert mail.outbox == []
     assert OutboxEmail.objects.get(event="your_turn").status == "sent"  # consumed, not resent
@@ -162,7 +162,7 @@ def test_deadline_reminder_a_day_before_a_three_day_deadline(
     alice, bob, django_capture_on_commit_callbacks
 ):
     with time_machine.travel(T0, tick=False):
-        game = game_services.game_start(orange=alice, blue=bob)  # deadline T0 + 3 days
+        game = game_services.game_start(players=[alice, bob])  # deadline T0 + 3 days
     with time_machine.travel(T0 + timedelta(days=1, hours=23), tick=False):
         assert send_deadline_reminders.apply().get() == 0
     with (

@@ -103,7 +103,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
         assert (accepted.outcome, accepted.notation) == ("accepted", "accept")
         game = Game.objects.get(challenge=challenge)
         assert accepted.game == game
-        assert (game.orange, game.blue, game.to_move) == (bob, alice, "orange")
+        assert (game.seat_users(), game.seat_to_move) == ([bob, alice], 1)
         [confirmation] = OutboxEmail.objects.filter(event="challenge_reply")
         assert confirmation.recipient == bob
         assert confirmation.subject == (
@@ -117,7 +117,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
             game.refresh_from_db()
             if not game.is_active:
                 break
-            mover = game.player(game.to_move)
+            mover = game.user_to_move()
             [turn] = OutboxEmail.objects.filter(
                 dedupe_key=f"your_turn:{game.pk}:{game.ply}:{mover.pk}"
             )
@@ -138,7 +138,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
                     f"Your move against {'Alice A.' if mover == bob else 'bob'} (game #{game.pk}): "
                 )
             mine = state.supply(state.to_move)
-            assert f"({game.to_move.title()}): {sum(mine.values())}" in turn.body_text
+            assert f"({game.seat_name(game.seat_to_move)}): {sum(mine.values())}" in turn.body_text
             assert "Time left on your clock: 3 d 0 h, move before" in turn.body_text
             assert turn.subject.endswith(f"[celtic:{token_of(turn)}]")
 
@@ -146,7 +146,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
             record = reply(turn, body=move.lower())
             assert (record.outcome, record.user, record.ply) == ("moved", mover, game.ply)
             plies_by_email += 1
-            last_played = f"{game.to_move.title()} played {record.notation}"
+            last_played = f"{game.seat_name(game.seat_to_move)} played {record.notation}"
             assert record.notation == move
 
         send_all()
@@ -165,12 +165,12 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
         assert f"Your rating: 1500 → {after} ({delta})." in body
         assert "Finished, no moves left: " in body
         assert results[user].status == "sent"
-    winner = game.orange if game.result == "1-0" else game.blue
+    [winner] = [user for user, place in game.placings() if place == 1]
     assert "you won" in results[winner].subject
 
 
 def test_a_game_without_a_time_limit_says_so(alice, bob):
-    game_services.game_start(orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE))
+    game_services.game_start(players=[alice, bob], time_control=TimeControl(kind=ClockKind.NONE))
     game = Game.objects.get()
     on_turn(game)
     row = OutboxEmail.objects.get(event="your_turn")

@@ -374,7 +374,7 @@ def test_the_same_message_twice_is_handled_once(alice, game):
 
 def test_another_player_is_unaffected_by_a_token_for_someone_else(alice, bob, game):
     carol = make_user("carol")
-    other = game_services.game_start(orange=carol, blue=bob)
+    other = game_services.game_start(players=[carol, bob])
     record = receive(email(token=token_for(game, alice), sender="carol@example.org"))
     assert record.reason == "sender_mismatch"
     assert played(other) == [] and played(game) == []

@@ -51,7 +51,7 @@ def play_to_the_end(game, seed: int):
     rng = random.Random(seed)
     while game.is_active:
         move = str(rng.choice(game_position(game=game).legal_moves()))
-        user = game.player(game.to_move)
+        user = game.user_to_move()
         game = game_services.move_submit(
             game_id=game.pk, user=user, expected_ply=game.ply, notation=move
         ).game

@@ -69,7 +69,7 @@ def test_make_run_passes_the_port_to_every_process_and_the_banner():
 @pytest.mark.django_db
 def test_email_links_use_the_site_url(settings, alice, bob):
     settings.SITE_URL = "http://127.0.0.1:8123"
-    game = game_services.game_start(orange=alice, blue=bob)
+    game = game_services.game_start(players=[alice, bob])
     game_services.game_resign(game_id=game.pk, user=alice)
     row = OutboxEmail.objects.filter(recipient=bob, event="game_finished").get()
     assert f"Open the game: http://127.0.0.1:8123/games/{game.pk}/" in row.body_text

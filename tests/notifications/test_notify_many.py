@@ -61,7 +61,7 @@ def test_an_unknown_event_is_refused(alice):
 
 
 def test_the_batch_task_queues_one_send_per_row(alice, bob, django_capture_on_commit_callbacks):
-    game = game_services.game_start(orange=alice, blue=bob)
+    game = game_services.game_start(players=[alice, bob])
     rows = notify_many(
         notices=[
             Notice(user=u, event="game_started", context={"game": game}, dedupe_key=f"g:{u.pk}")

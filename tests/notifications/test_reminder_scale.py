@@ -75,7 +75,7 @@ def _players(count: int) -> list:
 def _start_games(count: int, **options) -> list[Game]:
     users = _players(count + 1)
     return [
-        game_services.game_start(orange=users[index], blue=users[index + 1], now=T0, **options)
+        game_services.game_start(players=[users[index], users[index + 1]], now=T0, **options)
         for index in range(count)
     ]
 
@@ -132,7 +132,7 @@ def test_a_far_deadline_is_reminded_when_a_vacation_makes_the_clock_short():
     alice, bob = make_user("alice"), make_user("bob")
     set_profile(alice, reminder_hours=[MAX_REMINDER_HOURS])  # 14 days
     game = game_services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(days_per_move=30), now=T0
+        players=[alice, bob], time_control=TimeControl(days_per_move=30), now=T0
     )
     vacation_start(user=alice, days=20, now=T0 + 16 * DAY)
     game.refresh_from_db()
@@ -147,7 +147,7 @@ def test_a_far_deadline_without_a_vacation_is_not_due():
     alice, bob = make_user("alice"), make_user("bob")
     set_profile(alice, reminder_hours=[MAX_REMINDER_HOURS])
     game_services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(days_per_move=60), now=T0
+        players=[alice, bob], time_control=TimeControl(days_per_move=60), now=T0
     )
     assert deadline_reminders_queue(now=T0 + 10 * DAY) == []
     assert deadline_reminders_queue(now=T0 + 46 * DAY) != []  # 14 days left
@@ -177,3 +177,26 @@ def test_chunks_cost_no_query_of_their_own_when_nothing_is_due():
     _start_games(5)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY, chunk_size=2))
     assert (queries, reminded) == (3, [])  # three chunks (2, 2 and 1 games), one stream
+
+
+@pytest.mark.django_db
+def test_the_games_of_players_on_vacation_are_looked_up_in_batches(monkeypatch):
+    monkeypatch.setattr("notifications.events.VACATION_BATCH", 2)
+    movers = _players(3)
+    games = []
+    for mover in movers:
+        set_profile(mover, reminder_hours=[MAX_REMINDER_HOURS])
+        games.append(
+            game_services.game_start(
+                players=[mover, *_players(1)],
+                time_control=TimeControl(days_per_move=30),
+                now=T0,
+            )
+        )
+        vacation_start(user=mover, days=20, now=T0 + 16 * DAY)
+    now = T0 + 17 * DAY  # every deadline is beyond the window, but due on the clock
+    assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in games)
+    queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
+    # the vacations, the largest reminder, two batches of movers on vacation, the games, and
+    # the reminders already queued
+    assert (queries, reminded) == (6, [])

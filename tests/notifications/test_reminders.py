@@ -27,7 +27,7 @@ def reminders() -> list[str]:
 
 @pytest.fixture
 def started(alice, bob):
-    return game_start_quietly(orange=alice, blue=bob, now=T0)
+    return game_start_quietly(players=[alice, bob], now=T0)
 
 
 def test_each_chosen_time_is_reminded_once(alice, started):
@@ -62,7 +62,7 @@ def test_no_reminders_when_the_player_chose_none(alice, started):
 def test_a_turn_shorter_than_the_reminder_time_gets_none_for_it(alice, bob):
     set_profile(alice, reminder_hours=[72, 48])
     game = game_start_quietly(
-        orange=alice, blue=bob, time_control=TimeControl(days_per_move=2), now=T0
+        players=[alice, bob], time_control=TimeControl(days_per_move=2), now=T0
     )
     # A 2-day turn never gets the 72 h or 48 h reminder: it was never longer than either.
     assert deadline_reminders_queue(now=T0) == []
@@ -87,8 +87,7 @@ def test_the_next_turn_is_reminded_again(alice, bob, started):
 def test_reminders_count_running_time_not_the_weekend(alice, bob):
     friday = datetime(2026, 3, 6, 9, 0, tzinfo=UTC)
     game = game_start_quietly(
-        orange=alice,
-        blue=bob,
+        players=[alice, bob],
         time_control=TimeControl(days_per_move=2, weekends_off=True),
         now=friday,
     )

@@ -125,7 +125,7 @@ def test_your_turn_is_pushed_encrypted_with_vapid_and_shown_data(
 ) -> None:
     browser = Browser()
     device = browser.subscribe(ben, f"{push_service.url}/push/ben-phone")
-    game = game_services.game_start(orange=ann, blue=ben)
+    game = game_services.game_start(players=[ann, ben])
     move = str(sorted(game_selectors.game_position(game=game).legal_moves(), key=str)[0])
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -181,7 +181,7 @@ def _queued_push(sender, recipient) -> OutboxPush:
     from notifications.push_queue import push_notices_queue
     from notifications.services import Notice
 
-    game = game_services.game_start(orange=sender, blue=recipient)
+    game = game_services.game_start(players=[sender, recipient])
     notice = Notice(
         user=recipient,
         event="game_message",
@@ -197,7 +197,7 @@ def test_switches_and_dedupe_decide_what_is_pushed(ann, ben, vapid, push_service
     from notifications.services import Notice
 
     Browser().subscribe(ben, f"{push_service.url}/push/b")
-    game = game_services.game_start(orange=ann, blue=ben)
+    game = game_services.game_start(players=[ann, ben])
     turn = Notice(user=ben, event="your_turn", context={"game": game}, dedupe_key="k1")
 
     assert len(push_notices_queue([turn])) == 1

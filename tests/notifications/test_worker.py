@@ -118,7 +118,7 @@ def worker(broker: None) -> Iterator[None]:
 def test_worker_sends_an_outbox_email_once(worker, django_user_model):
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_start_quietly(orange=alice, blue=bob)
+    game = game_start_quietly(players=[alice, bob])
     with transaction.atomic():
         row = notify(
             user=alice,
@@ -143,7 +143,7 @@ def test_worker_sends_an_outbox_email_once(worker, django_user_model):
 def test_worker_decides_a_timeout_and_mails_both_players(worker, django_user_model):
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_services.game_start(orange=alice, blue=bob, rated=False)
+    game = game_services.game_start(players=[alice, bob], rated=False)
     move = str(sorted(game_state(game).legal_moves(), key=str)[0])
     game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
@@ -170,7 +170,7 @@ def test_worker_polls_a_move_by_email_and_sends_the_answers(
     settings.CELTIC_MOVES_ADDRESS = "moves@celtic.example"
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_start_quietly(orange=alice, blue=bob)
+    game = game_start_quietly(players=[alice, bob])
     token = reply_token_make(game_id=game.pk, ply=0, user_id=alice.pk)
     fake = FakeImap([email(token=token, body="d5 ESW")])
     monkeypatch.setattr(mailbox, "imap_connect", lambda: fake)
@@ -245,7 +245,7 @@ def test_a_silent_mail_server_does_not_stop_a_timeout_being_decided(
     settings.EMAIL_TIMEOUT, settings.EMAIL_USE_TLS = 3.0, False
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
-    game = game_services.game_start(orange=alice, blue=bob, rated=False)  # queues alice's turn
+    game = game_services.game_start(players=[alice, bob], rated=False)  # queues alice's turn
     move = str(sorted(game_state(game).legal_moves(), key=str)[0])
     game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
     with transaction.atomic():  # a backlog of mail longer than a minute at 3 s an attempt

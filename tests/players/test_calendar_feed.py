@@ -4,6 +4,7 @@ secret address opens it (renewing or turning it off kills the old address)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import icalendar
 import pytest
@@ -15,6 +16,7 @@ from accounts.services import calendar_feed_delete, calendar_feed_renew
 from games import services
 from games.engine import game_state
 from leagues.models import League, Membership, Season
+from players.calendar import _deadline_entry
 from tests.accounts.factories import make_user
 from tournaments.models import Entry, Round, Tournament
 
@@ -52,8 +54,8 @@ def play_one_move(game, user) -> None:
 
 
 def test_feed_holds_the_deadline_of_each_game_where_it_is_my_move(ann, ben) -> None:
-    mine = services.game_start(orange=ann, blue=ben)
-    theirs = services.game_start(orange=ben, blue=ann)
+    mine = services.game_start(players=[ann, ben])
+    theirs = services.game_start(players=[ben, ann])
 
     events = events_by_uid(feed_of(ann))
 
@@ -67,7 +69,7 @@ def test_feed_holds_the_deadline_of_each_game_where_it_is_my_move(ann, ben) -> N
 
 
 def test_a_move_moves_the_deadline_to_the_opponents_feed(ann, ben) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     uid = f"game-deadline-{game.pk}@127.0.0.1"
 
     play_one_move(game, ann)
@@ -118,7 +120,7 @@ def test_feed_holds_my_tournament_rounds_and_league_seasons(ann, ben) -> None:
 def test_feed_passes_a_strict_rfc_5545_parser(ann, ben) -> None:
     """``ical`` (a second, stricter implementation) reads what ``icalendar`` wrote: the
     properties Google, Apple Calendar and Thunderbird need are there and well formed."""
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     ics = feed_of(ann)
 
     assert ics.startswith(b"BEGIN:VCALENDAR\r\n") and ics.endswith(b"END:VCALENDAR\r\n")
@@ -185,3 +187,15 @@ def test_profile_page_makes_shows_and_renews_the_address(ann, settings) -> None:
 
     client.post(reverse("accounts:calendar_off"))
     assert "Make my calendar address" in client.get(profile).content.decode()
+
+
+def test_a_deadline_names_every_other_player_of_a_game_with_more_seats(ann, ben) -> None:
+    cai = make_user("cai")
+    three_seats = SimpleNamespace(
+        pk=7, deadline=T0, ply=4, seat_users=lambda: [ben, ann, cai]
+    )  # what the feed reads of a game of a kind with three seats
+
+    entry = _deadline_entry(three_seats, ann)
+
+    assert entry.summary == "Your move against ben and cai (game #7)"
+    assert (entry.start, entry.sequence) == (T0, 4)

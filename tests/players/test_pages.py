@@ -51,10 +51,10 @@ def page_url(username: str) -> str:
 
 
 def test_player_page_shows_rating_chart_games_and_events(client, ann, ben) -> None:
-    rated = services.game_start(orange=ann, blue=ben)
+    rated = services.game_start(players=[ann, ben])
     services.game_resign(game_id=rated.pk, user=ben)
-    ongoing = services.game_start(orange=ben, blue=ann)
-    hidden = services.game_start(orange=ann, blue=ben, public=False)
+    ongoing = services.game_start(players=[ben, ann])
+    hidden = services.game_start(players=[ann, ben], public=False)
 
     response = client.get(page_url("ann"))
 
@@ -86,7 +86,7 @@ def test_player_page_challenge_button_fills_in_the_opponent(ann, ben) -> None:
 
 
 def test_private_games_show_to_the_player_themselves(ann, ben) -> None:
-    hidden = services.game_start(orange=ann, blue=ben, public=False)
+    hidden = services.game_start(players=[ann, ben], public=False)
     response = logged_in(ann).get(page_url("ann"))
     assert [g.pk for g in response.context["active_games"]] == [hidden.pk]
 
@@ -115,9 +115,9 @@ def test_search_matches_username_and_display_name(client, ann, ben) -> None:
 
 
 def test_live_games_lists_public_games_in_progress_only(client, ann, ben) -> None:
-    live = services.game_start(orange=ann, blue=ben)
-    services.game_start(orange=ann, blue=ben, public=False)
-    ended = services.game_start(orange=ben, blue=ann)
+    live = services.game_start(players=[ann, ben])
+    services.game_start(players=[ann, ben], public=False)
+    ended = services.game_start(players=[ben, ann])
     services.game_resign(game_id=ended.pk, user=ann)
     response = client.get(reverse("games:live"))
     assert response.status_code == 200
@@ -125,7 +125,7 @@ def test_live_games_lists_public_games_in_progress_only(client, ann, ben) -> Non
 
 
 def test_every_page_links_player_names(client, ann, ben) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     services.challenge_create(challenger=ben)
     link = f'<a class="player-link" href="{page_url("ben")}">ben</a>'
     for url in (
@@ -148,7 +148,7 @@ def test_every_page_links_player_names(client, ann, ben) -> None:
     ],
 )
 def test_game_page_says_how_the_game_ended(client, ann, ben, ending, text) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     moderator = make_moderator()
     if ending == "resign":
         services.game_resign(game_id=game.pk, user=ben)
@@ -172,7 +172,7 @@ def test_game_page_says_how_the_game_ended(client, ann, ben, ending, text) -> No
 
 
 def test_game_page_of_a_game_in_progress_draws_demand_cells(client, ann, ben) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     html = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "Knots so far" in html and 'class="demand' in html
     assert f'href="{reverse("learn:rules")}"' in html
@@ -195,7 +195,7 @@ def test_base_links_the_favicon_and_the_new_pages(client) -> None:
 
 
 def test_ranking_and_tournament_pages_link_player_names(client, ann, ben) -> None:
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     services.game_resign(game_id=game.pk, user=ben)
     ranking = client.get(reverse("rankings:list")).content.decode()
     assert f'<a class="player-link" href="{page_url("ben")}">ben</a>' in ranking

@@ -80,7 +80,7 @@ def play_out(
     game = Game.objects.get(pk=game.pk)
     while game.is_active:
         moves = sorted(game_state(game).legal_moves(), key=str)
-        user = game.player(game.to_move)
+        user = game.user_to_move()
         with commit():
             game = game_services.move_submit(
                 game_id=game.pk,
@@ -99,7 +99,7 @@ def first_move(game: Game, *, now: datetime | None = None) -> Game:
     move = str(sorted(game_state(game).legal_moves(), key=str)[0])
     return game_services.move_submit(
         game_id=game.pk,
-        user=game.player(game.to_move),
+        user=game.user_to_move(),
         expected_ply=game.ply,
         notation=move,
         now=now,
@@ -126,7 +126,7 @@ def finish(
             )
         if game.ply == 0:
             game = first_move(game, now=now)
-        loser = game.blue if result == "1-0" else game.orange
+        loser = game.user_at(2 if result == "1-0" else 1)
         return game_services.game_resign(game_id=game.pk, user=loser, now=now)
 
 

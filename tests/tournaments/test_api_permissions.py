@@ -106,7 +106,7 @@ def _first_game(tournament: Tournament) -> int:
 def _ended_game(tournament: Tournament) -> int:
     """The first pairing, its game resigned by Blue (a result the organiser may fix)."""
     link = tournament.games.order_by("board").select_related("game").first()
-    game_services.game_resign(game_id=link.game.pk, user=link.game.blue)
+    game_services.game_resign(game_id=link.game.pk, user=link.game.user_at(2))
     return link.pk
 
 

@@ -35,7 +35,7 @@ def bob(db):
 
 @pytest.fixture
 def game(alice, bob):
-    return game_start_quietly(orange=alice, blue=bob)
+    return game_start_quietly(players=[alice, bob])
 
 
 def test_the_tournaments_register_their_emails_with_their_switches() -> None:
@@ -61,7 +61,7 @@ def test_a_round_tells_each_paired_player_their_game_and_each_bye_their_bye(alic
 
 def test_round_emails_follow_the_challenge_switch(alice, bob):
     set_profile(bob, notify_challenge=False)
-    game = game_start_quietly(orange=alice, blue=bob)
+    game = game_start_quietly(players=[alice, bob])
     emails.round_started(tournament_name="League", round_number=1, games=[game])
     assert list(OutboxEmail.objects.values_list("recipient__username", flat=True)) == ["alice"]
 

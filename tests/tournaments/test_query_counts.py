@@ -28,7 +28,7 @@ def test_a_tournament_game_page_costs_the_same_as_a_casual_one(make_tournament, 
     register_all(tournament, players[:4])
     services.tournament_start(tournament_id=tournament.pk, actor=organiser)
     event_game = tournament.games.order_by("board").first().game
-    casual = games_services.game_start(orange=players[4], blue=players[5], public=True)
+    casual = games_services.game_start(players=[players[4], players[5]], public=True)
 
     event_count, event_page = _queries(f"/games/{event_game.pk}/")
     casual_count, casual_page = _queries(f"/games/{casual.pk}/")

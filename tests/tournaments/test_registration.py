@@ -196,7 +196,7 @@ def test_minimum_finished_games_and_running_games_cap(make_tournament, players):
     needs_games = make_tournament(min_finished_games=1)
     error = refusal(lambda: services.tournament_register(tournament_id=needs_games.pk, user=a))
     assert (error.code, error.detail.endswith("you have 0.")) == ("too_few_finished_games", True)
-    game = game_services.game_start(orange=a, blue=b)
+    game = game_services.game_start(players=[a, b])
     capped = make_tournament(max_running_games=1)
     error = refusal(lambda: services.tournament_register(tournament_id=capped.pk, user=a))
     assert error.code == "too_many_running_games"

@@ -92,7 +92,7 @@ def test_a_lost_hook_is_caught_up_by_the_beat(four):
     tournament = four()
     first, _ = links(tournament, 1)
     # ended without the on-commit hook (as if the broker was down)
-    game_services.game_resign(game_id=first_move(first.game).pk, user=first.game.blue)
+    game_services.game_resign(game_id=first_move(first.game).pk, user=first.game.user_at(2))
     assert TournamentGame.objects.get(pk=first.pk).result == R.PENDING
     done = services.tournaments_advance(now=T0 + timedelta(minutes=1))
     assert done == {tournament.pk: {"results_recorded": [first.pk]}}
@@ -131,9 +131,7 @@ def test_a_moderator_annulment_cancels_the_game(four, commit, arbiter):
 def test_withdrawal_before_half_cancels_every_result(four, commit, players):
     tournament = four(round_start_mode="all_at_once")
     p1_game = next(
-        link
-        for link in links(tournament, 1)
-        if players[0].pk in (link.game.orange_id, link.game.blue_id)
+        link for link in links(tournament, 1) if link.game.seat_of(players[0]) is not None
     )
     with commit():
         services.entry_withdraw(tournament_id=tournament.pk, user=players[0])

@@ -80,7 +80,7 @@ def swiss(make_tournament, organiser, players, deferred, after_commit) -> Tourna
     assert status(tournament, 1) == Round.Status.PAIRING and not games_of(tournament, 1)
     after_commit(start)
     first = games_of(tournament, 1)[0]
-    game_services.game_resign(game_id=first.game.pk, user=first.game.blue)
+    game_services.game_resign(game_id=first.game.pk, user=first.game.user_at(2))
     services.tournament_game_ended(game_id=first.game.pk)
     assert status(tournament, 1) == Round.Status.RUNNING
     return Tournament.objects.get(pk=tournament.pk)
@@ -92,7 +92,7 @@ def _last_game(tournament: Tournament) -> TournamentGame:
 
 def _by_result(tournament, organiser):
     game = _last_game(tournament).game
-    game_services.game_resign(game_id=game.pk, user=game.orange)
+    game_services.game_resign(game_id=game.pk, user=game.user_at(1))
     services.tournament_game_ended(game_id=game.pk)
 
 
@@ -112,14 +112,16 @@ def _by_annulment(tournament, organiser):
 
 def _by_result_fix(tournament, organiser):
     link = _last_game(tournament)
-    game_services.game_resign(game_id=link.game.pk, user=link.game.orange)  # not recorded yet
+    game_services.game_resign(game_id=link.game.pk, user=link.game.user_at(1))  # not recorded yet
     services.tournament_result_fix(
         tournament_game_id=link.pk, actor=organiser, result="-/+", reason="no show"
     )
 
 
 def _by_withdrawal(tournament, organiser):
-    services.entry_withdraw(tournament_id=tournament.pk, user=_last_game(tournament).game.blue)
+    services.entry_withdraw(
+        tournament_id=tournament.pk, user=_last_game(tournament).game.user_at(2)
+    )
 
 
 def _by_timeout_and_the_beat(tournament, organiser):

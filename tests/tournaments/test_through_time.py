@@ -52,7 +52,8 @@ def test_a_round_robin_runs_itself(organiser, players, commit):
 
     def game(a, b):
         """The game in which ``a`` has Orange against ``b``."""
-        return Game.objects.get(orange=a, blue=b, tournament_link__tournament=tournament)
+        games = Game.objects.played_by(a).filter(tournament_link__tournament=tournament)
+        return next(g for g in games if g.seat_users() == [a, b])
 
     try:
         # --- registration ------------------------------------------------------------------
@@ -146,9 +147,9 @@ def test_a_round_robin_runs_itself(organiser, players, commit):
         at(START + 28 * DAY)
         beat()
         assert Round.objects.get(tournament=tournament, number=5).status == "running"
-        assert not Game.objects.filter(
-            tournament_link__round__number=5, orange=p5
-        ).exists()  # p5 withdrew: a forfeit, no game
+        assert (
+            not Game.objects.played_by(p5).filter(tournament_link__round__number=5).exists()
+        )  # p5 withdrew: a forfeit, no game
         with commit():
             services.tournament_game_adjudicate(
                 tournament_game_id=link.pk,

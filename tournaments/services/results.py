@@ -15,7 +15,6 @@ from celticsite.celery import task_delay_on_commit
 from games import audit as games_audit
 from games import services as game_services
 from games.models import Game
-from games.models import Result as GameResult
 from moderation.models import AuditEntry
 from moderation.services import audit_record
 from tournaments import audit, emails, errors, standings_memo
@@ -100,10 +99,11 @@ def _standings_warm_queue(tournament_id: int) -> None:
 def result_of_game(*, game: Game) -> str:
     """The tournament result of a game as it stands.
 
-    A timeout is a loss like any other. A game that ended with no move made (annulled as
-    unstarted, or lost on time or by resignation at ply 0) is a forfeit: the player who did
-    not move loses without the game counting as played. A game a moderator annulled is
-    cancelled. An active game is pending.
+    The game's seats 1 and 2 are the pairing's Orange and Blue (the order the round started
+    them in); their places decide. A timeout is a loss like any other. A game that ended
+    with no move made (annulled as unstarted, or lost on time or by resignation at ply 0) is
+    a forfeit: the player who did not move loses without the game counting as played. A
+    game a moderator annulled is cancelled. An active game is pending.
     """
     if game.status == Game.Status.ACTIVE:
         return Result.PENDING
@@ -112,11 +112,12 @@ def result_of_game(*, game: Game) -> str:
             return Result.CANCELLED
         return Result.BLUE_FORFEIT_WIN  # unstarted: Orange, to move, never moved
     no_move = game.ply == 0 and game.termination != Game.Termination.ADJUDICATION
-    if no_move and game.result == GameResult.ORANGE_WINS:
-        return Result.ORANGE_FORFEIT_WIN
-    if no_move and game.result == GameResult.BLUE_WINS:
-        return Result.BLUE_FORFEIT_WIN
-    return game.result
+    places = tuple(place for _user, place in game.placings())
+    if places == (1, 2):
+        return Result.ORANGE_FORFEIT_WIN if no_move else Result.ORANGE_WINS
+    if places == (2, 1):
+        return Result.BLUE_FORFEIT_WIN if no_move else Result.BLUE_WINS
+    return Result.DRAW
 
 
 def _annulled_by_moderator(game: Game) -> bool:

@@ -12,6 +12,7 @@ from django.utils.functional import lazy
 
 from games.clock import TimeControl
 from tournaments import errors, selectors
+from tournaments.kinds import kind_problem
 from tournaments.models import Entry, Tournament
 from tournaments.plugins import tournament_format_lookup, tournament_formats
 from tournaments.services.common import (
@@ -30,6 +31,7 @@ from tournaments.standings import EDITIONS
 SETTING_FIELDS: tuple[str, ...] = (
     "name",
     "description",
+    "kind",
     "format",
     "cycles",
     "rounds_planned",
@@ -223,6 +225,9 @@ def _validate(t: Tournament) -> None:
     if "format" not in problems and (fmt is None or not fmt.pairing_installed()):
         problems["format"] = f"No pairing system is installed for {t.format!r} yet."
     problems.update(_standings_problems(t))
+    kind_refusal = kind_problem(t.kind)
+    if kind_refusal:
+        problems["kind"] = kind_refusal
     try:
         _ = t.time_control  # builds a TimeControl, which checks the clock settings
     except ValueError as exc:

@@ -1,12 +1,15 @@
-"""Template filters of the tournament pages: points and results with halves, tie-break names."""
+"""Template filters of the tournament pages: points and results with halves, tie-break names,
+the colours' names."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from django import template
 
 import celtictext
+from tournaments.tables import COLOURS
 
 register = template.Library()
 
@@ -18,7 +21,7 @@ TIEBREAK_NAMES = {
     "de": "Direct encounter",
     "win": "Rounds won (byes and forfeits included)",
     "won": "Games won over the board",
-    "bpg": "Games played with Blue",
+    "bpg": "Games played with {second}",  # the second colour: Blue in Celtic!
     "ks": "Koya system",
     "ps": "Progressive score",
     "aro": "Average rating of opponents",
@@ -39,8 +42,18 @@ def result(value: str) -> str:
 
 
 @register.filter
-def tiebreak_name(code: str) -> str:
-    return TIEBREAK_NAMES.get(code, code)
+def colour_name(colour: str, colour_names: Sequence[str]) -> str:
+    """The name of a pairing's colour (``tables.COLOURS``: orange, blue) in the event's game
+    kind (``colour_names``: ``Tournament.colour_names``; Celtic!: Orange, Blue)."""
+    return colour_names[COLOURS.index(colour)]
+
+
+@register.filter
+def tiebreak_name(code: str, colour_names: Sequence[str] = ("Orange", "Blue")) -> str:
+    """The tie-break's name; one that names a colour names it as the event's kind does
+    (``colour_names``: ``Tournament.colour_names``)."""
+    name = TIEBREAK_NAMES.get(code)
+    return code if name is None else name.format(second=colour_names[1])
 
 
 @register.filter

@@ -65,15 +65,14 @@ class Command(BaseCommand):
         self._make_moderator()
         rng = random.Random(seed)
 
-        in_progress = services.game_start(orange=users["alice"], blue=users["bob"])
+        in_progress = services.game_start(players=[users["alice"], users["bob"]])
         self._play(in_progress, plies=6, rng=rng)
         services.message_post(
             game_id=in_progress.pk, author=users["bob"], body="Good luck! Mind the window."
         )
 
         finished = services.game_start(
-            orange=users["carol"],
-            blue=users["alice"],
+            players=[users["carol"], users["alice"]],
             time_control=TimeControl(kind=ClockKind.NONE),
         )
         self._play(finished, plies=100, rng=rng)
@@ -105,7 +104,9 @@ class Command(BaseCommand):
             if not game.is_active:
                 return
             move = rng.choice(selectors.game_position(game=game).legal_moves())
-            player = game.orange if game.to_move == "orange" else game.blue
             services.move_submit(
-                game_id=game.pk, user=player, expected_ply=game.ply, notation=str(move)
+                game_id=game.pk,
+                user=game.user_to_move(),
+                expected_ply=game.ply,
+                notation=str(move),
             )

@@ -24,13 +24,16 @@ from accounts.services import user_create
 from demo.management.commands.seed_demo import DEMO_PASSWORD
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
-from games.models import Game, Result
+from games.kinds import get_kind
+from games.models import Game
 from games.selectors import game_position
 from ladders import services
 from ladders.models import Ladder, LadderChallenge
 from notifications.models import OutboxEmail
 
 LADDER = "Celtic Club Ladder"
+CHALLENGER_FIRST = (frozenset({1}), frozenset({2}))
+"""The finishing order of a challenge game the challenger (seat 1) wins."""
 PLAYERS = ["alice", "bob", "dara", "eoin", "fiona", "gwen", "hana"]
 MORE_PLAYERS = {  # made here if seed_demo_tournaments has not made them
     "dara": ("Dara Mac Giolla", "IE", "Europe/Dublin"),
@@ -111,18 +114,22 @@ def seed_ladder(*, now: datetime) -> Ladder:
 
 
 def _decide(challenge: LadderChallenge, *, outcome: str, now: datetime) -> None:
-    """The challenger (Orange) moves first; then the loser resigns, or the defender runs
+    """The challenger (seat 1) moves first; then the loser resigns, or the defender runs
     out of time. The ladder records it as the hook would after the commit."""
     game = challenge.game
     move = sorted(str(m) for m in game_position(game=game).legal_moves())[0]
     game = game_services.move_submit(
-        game_id=game.pk, user=game.orange, expected_ply=0, notation=move, now=game.turn_started_at
+        game_id=game.pk,
+        user=game.user_at(1),
+        expected_ply=0,
+        notation=move,
+        now=game.turn_started_at,
     ).game
     if outcome == "timeout":
         locked = Game.objects.select_for_update().get(pk=game.pk)
         game_services.game_finish(
             game=locked,
-            result=Result.ORANGE_WINS,
+            result=get_kind(game.kind).result_text(CHALLENGER_FIRST),
             termination=Game.Termination.TIMEOUT,
             now=now,
         )

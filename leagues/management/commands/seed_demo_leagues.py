@@ -140,8 +140,8 @@ def _play_all(division: Division, *, rng: random.Random, now: datetime, share: f
         if game.ply == 0:
             move = sorted(str(m) for m in game_position(game=game).legal_moves())[0]
             game = game_services.move_submit(
-                game_id=game.pk, user=game.orange, expected_ply=0, notation=move, now=now
+                game_id=game.pk, user=game.user_to_move(), expected_ply=0, notation=move, now=now
             ).game
-        loser = rng.choice([game.orange, game.blue])
+        loser = rng.choice(game.seat_users())
         game_services.game_resign(game_id=game.pk, user=loser, now=now)
         tournament_services.tournament_game_ended(game_id=game.pk, now=now)

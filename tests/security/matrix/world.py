@@ -93,11 +93,11 @@ def build_world() -> World:
     api_token_revoke(user=users[REVOKED_TOKEN], token_id=revoked.pk)
 
     player, opponent = users[PLAYER], users[OPPONENT]
-    finished = services.game_start(orange=player, blue=opponent)
+    finished = services.game_start(players=[player, opponent])
     opening = str(sorted(selectors.game_position(game=finished).legal_moves(), key=str)[0])
     services.move_submit(game_id=finished.pk, user=player, expected_ply=0, notation=opening)
     services.game_resign(game_id=finished.pk, user=opponent)
-    game = services.game_start(orange=player, blue=opponent, public=False)
+    game = services.game_start(players=[player, opponent], public=False)
     message = services.message_post(game_id=game.pk, author=player, body="Hello")
     report = services.message_report(
         game_id=game.pk, message_id=message.pk, reporter=opponent, reason="Rude"

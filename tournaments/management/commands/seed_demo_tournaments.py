@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Permission
+from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -192,21 +192,17 @@ class Command(BaseCommand):
             move = rng.choice(game_selectors.game_position(game=game).legal_moves())
             game_services.move_submit(
                 game_id=game.pk,
-                user=self._mover(game),
+                user=game.user_to_move(),
                 expected_ply=game.ply,
                 notation=str(move),
                 now=clock.tick(),
             )
         game.refresh_from_db()
         if finish and game.is_active:
-            loser = rng.choice([game.orange, game.blue])
+            loser = rng.choice(game.seat_users())
             game_services.game_resign(game_id=game.pk, user=loser, now=clock.tick())
         services.tournament_game_ended(game_id=game.pk, now=clock.now)
         clock.date_back(game)
-
-    @staticmethod
-    def _mover(game: Game) -> AbstractBaseUser:
-        return game.orange if game.to_move == "orange" else game.blue
 
 
 class _Clock:
