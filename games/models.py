@@ -590,16 +590,3 @@ class TakebackRequest(models.Model):
 SEATS_WITH_PLAYERS = Prefetch(
     "seats", queryset=GameSeat.objects.select_related("user__profile").order_by("seat")
 )
-
-
-# TEMPORARY (removed once every app reads seats): the old colour names, for imports only.
-class Side(models.TextChoices):
-    ORANGE = "orange", "Orange"
-    BLUE = "blue", "Blue"
-
-
-class Result(models.TextChoices):
-    NONE = "", "—"
-    ORANGE_WINS = "1-0", "Orange wins"
-    BLUE_WINS = "0-1", "Blue wins"
-    DRAW = "1/2-1/2", "Draw"
