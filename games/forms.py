@@ -171,7 +171,9 @@ class ChallengeForm(TimeControlForm):
         help_text="How many play (empty: the fewest the game allows). A game for more than "
         "two is an open seek that starts when every seat is taken.",
     )
-    seat = forms.ChoiceField(choices=seat_choices, initial=RANDOM_SEAT, label="Your seat")
+    seat = forms.ChoiceField(
+        choices=seat_choices, initial=RANDOM_SEAT, required=False, label="Your seat"
+    )
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
     public = forms.BooleanField(
         required=False, initial=True, label="Public", help_text="Anyone may watch the game."
@@ -211,7 +213,7 @@ class ChallengeForm(TimeControlForm):
         except KindError as error:
             self.add_error("seat_count", str(error))
         seat = data.get("seat")
-        data["seat"] = None if seat in (None, RANDOM_SEAT) else int(seat)
+        data["seat"] = None if seat in (None, "", RANDOM_SEAT) else int(seat)
         if data["seat"] is not None and data["seat"] > count:
             names = ", ".join(kind.seat_names(count)) if count in kind.seats else "its seats"
             self.add_error(

@@ -36,7 +36,7 @@ def offered(client: Client, changelist: str) -> list[str]:
 
 @pytest.fixture
 def game() -> Game:
-    return services.game_start(orange=make_user("alice"), blue=make_user("bob"))
+    return services.game_start(players=[make_user("alice"), make_user("bob")])
 
 
 GAMES = reverse("admin:games_game_changelist")
@@ -93,7 +93,7 @@ def test_each_game_action_needs_its_own_permission(game, perm, action, status):
 
 
 def test_changing_messages_is_not_enough_to_hide_them(game):
-    message = services.message_post(game_id=game.pk, author=game.orange, body="Hello")
+    message = services.message_post(game_id=game.pk, author=game.user_at(1), body="Hello")
     client = logged_in(make_staff("viewer", "games.view_gamemessage", "games.change_gamemessage"))
     changelist = reverse("admin:games_gamemessage_changelist")
 
@@ -107,7 +107,7 @@ def test_changing_messages_is_not_enough_to_hide_them(game):
 
 
 def test_hiding_messages_has_its_own_permission(game):
-    message = services.message_post(game_id=game.pk, author=game.orange, body="Hello")
+    message = services.message_post(game_id=game.pk, author=game.user_at(1), body="Hello")
     client = logged_in(make_staff("viewer", "games.view_gamemessage", "games.hide_gamemessage"))
     changelist = reverse("admin:games_gamemessage_changelist")
 
