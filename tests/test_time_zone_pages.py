@@ -23,13 +23,13 @@ def game():
     kiri = make_user("kiri", time_zone="Pacific/Auckland")
     lou = make_user("lou", time_zone="America/Los_Angeles")
     with time_machine.travel(T0, tick=False):
-        return services.game_start(orange=kiri, blue=lou)  # deadline 8 Jan 09:00 UTC
+        return services.game_start(players=[kiri, lou])  # deadline 8 Jan 09:00 UTC
 
 
 def page_for(username: str | None, game) -> str:
     client = Client()
     if username is not None:
-        client.force_login(game.orange if username == "kiri" else game.blue)
+        client.force_login(game.user_at(1 if username == "kiri" else 2))
     return client.get(reverse("games:game", args=[game.pk])).content.decode()
 
 
@@ -47,13 +47,13 @@ def test_the_deadline_reads_in_the_viewers_zone(game, viewer, deadline_text) -> 
 
 def test_the_api_answers_in_utc_whoever_is_logged_in(game) -> None:
     client = Client()
-    client.force_login(game.orange)
+    client.force_login(game.user_at(1))
     data = client.get(reverse("games-api:game-detail", args=[game.pk])).json()
     assert data["deadline"] == "2026-01-08T09:00:00Z"
 
 
 def test_a_zone_the_host_no_longer_knows_falls_back_to_utc(game) -> None:
-    profile = game.orange.profile
+    profile = game.user_at(1).profile
     profile.time_zone = "Mars/Olympus_Mons"
     profile.save(update_fields=["time_zone"])  # bypasses validation, like a stale zone would
     assert "Thu 8 Jan 2026, 09:00 UTC" in page_for("kiri", game)
