@@ -42,6 +42,9 @@ class GameSeatInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameSeat]:
+        return super().get_queryset(request).select_related("game", "user")
+
     @admin.display(description="name")
     def seat_name(self, seat: GameSeat) -> str:
         return seat.game.seat_name(seat.seat)
@@ -64,6 +67,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), strip=True)
 
     def __init__(self, *args: Any, objects: QuerySet[Any] | None = None, **kwargs: Any) -> None:
+        """``objects``: the selected objects, for a form whose fields depend on them."""
         super().__init__(*args, **kwargs)
 
 

@@ -391,7 +391,9 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Write a move and try again. {game.game_kind.notation_help}")
+        messages.error(
+            request, f"No move was sent, or the page lost its ply. {game.game_kind.notation_help}"
+        )
         return redirect("games:game", game_id=game.pk)
     try:
         outcome = services.move_submit(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django import forms
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.test import Client
 from django.urls import reverse
@@ -311,7 +312,8 @@ def test_adjudication_offers_the_kinds_results_for_two(client) -> None:
 def test_adjudication_of_a_game_for_three_takes_the_kinds_text(client, race_game) -> None:
     client.force_login(make_staff("mod", "games.view_game", "games.adjudicate_game"))
     ask = _adjudicate(client, race_game)
-    assert "Race" not in str(type(ask.context["form"].fields["result"]))
+    field = ask.context["form"].fields["result"]
+    assert isinstance(field, forms.CharField) and not isinstance(field, forms.ChoiceField)
     bad = _adjudicate(client, race_game, confirm="yes", reason="Abandoned", result="1-0")
     assert [str(m) for m in bad.wsgi_request._messages] == [
         f"{race_game}: Not a race result: '1-0'; expected seats like '2 1,3'."
@@ -320,3 +322,10 @@ def test_adjudication_of_a_game_for_three_takes_the_kinds_text(client, race_game
     race_game.refresh_from_db()
     assert race_game.result == "2 1,3"
     assert [place for _, place in race_game.placings()] == [2, 1, 2]
+
+
+def test_an_empty_move_form_says_how_to_write_a_move(race_game) -> None:
+    response = logged_in(race_game.user_at(1)).post(
+        reverse("games:game_move", args=[race_game.pk]), {"notation": "", "ply": 0}, follow=True
+    )
+    assert messages_of(response) == ["No move was sent, or the page lost its ply. Write 1 or 2."]
