@@ -57,7 +57,7 @@ def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, trans
     users = get_user_model().objects
     ann = users.create_user(username="ann", password="pw-for-tests-1")
     ben = users.create_user(username="ben", password="pw-for-tests-1")
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     page = browser_page
 
     page.goto(live_server.url + reverse("accounts:login"))
@@ -82,9 +82,9 @@ def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, trans
     assert "You played f5 W." in page.locator(".messages").text_content()
     page.screenshot(path=str(SCREENSHOT_DIR / "celtic-e2e-after-move.png"), full_page=True)
     row = Move.objects.get(game=game)
-    assert (row.ply, row.side, row.notation) == (0, "orange", "f5 W")
+    assert (row.ply, row.seat, row.notation) == (0, 1, "f5 W")
     game.refresh_from_db()
-    assert game.ply == 1 and game.to_move == "blue"
+    assert game.ply == 1 and game.seat_to_move == 2
 
 
 def test_without_confirmation_a_tile_is_played_at_once(live_server, browser_page, transactional_db):
@@ -92,7 +92,7 @@ def test_without_confirmation_a_tile_is_played_at_once(live_server, browser_page
     ann = users.create_user(username="ann", password="pw-for-tests-1")
     ben = users.create_user(username="ben", password="pw-for-tests-1")
     Profile.objects.update_or_create(user=ann, defaults={"confirm_moves": False})
-    game = services.game_start(orange=ann, blue=ben)
+    game = services.game_start(players=[ann, ben])
     page = browser_page
     page.goto(live_server.url + reverse("accounts:login"))
     page.fill("input[name=username]", "ann")
