@@ -67,6 +67,7 @@ typecheck: install
 
 bench: install
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.knot
 	$(BIN)/python -m bench.ratings
 	$(BIN)/python -m bench.inbound
 	$(BIN)/python -m bench.swiss --sizes 50 200

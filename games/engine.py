@@ -25,7 +25,7 @@ def step_to_row_fields(step: Step) -> dict[str, object]:
 def replay(rows: Iterable[Move], game: Game) -> State:
     """The position of ``game`` after ``rows`` (its moves, in order)."""
     steps = [row_to_step(row) for row in rows]
-    return game.game_kind.replay(game.seat_count, steps, options=game.options)
+    return game.game_kind.replay(game.seat_count, steps, options=game.options, chance=game.chance)
 
 
 def game_state(game: Game, *, ply: int | None = None) -> State:

@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, prefetch_related_obj
 
 from games.clock import ClockKind, TimeControl
 from games.kinds import DEFAULT_KIND, get_kind
-from games.kinds.base import GameKind
+from games.kinds.base import GameKind, SeededChance
 
 
 class TimeControlFields(models.Model):
@@ -194,6 +194,10 @@ class Game(TimeControlFields):
         default=False,
         help_text="A player may ask to take back their last move (unrated games always may).",
     )
+    #: For a kind with chance: the secret seed every outcome is drawn from (hex), published
+    #: only as its SHA-256 (``chance_commitment``) until the game ends. Never shown while the
+    #: game runs: not on a page, in an API answer, an email or a log.
+    chance_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     #: The clock as it was before the last move (``services.takebacks``): its ply, the mover's
     #: bank and the running time they had left then, so an agreed takeback loses no time.
     clock_before_last_move = models.JSONField(null=True, blank=True, editable=False)
@@ -258,6 +262,17 @@ class Game(TimeControlFields):
     def game_kind(self) -> GameKind:
         """The kind's rules and drawings (``games.kinds``)."""
         return get_kind(self.kind)
+
+    @property
+    def chance(self) -> SeededChance | None:
+        """The chance source of a kind with chance (None for a kind without)."""
+        return SeededChance(bytes.fromhex(self.chance_seed)) if self.chance_seed else None
+
+    @property
+    def chance_commitment(self) -> str:
+        """The SHA-256 of the seed, public from the start ("" for a kind without chance)."""
+        chance = self.chance
+        return "" if chance is None else chance.commitment
 
     @property
     def options(self) -> dict[str, object]:
@@ -575,3 +590,16 @@ class TakebackRequest(models.Model):
 SEATS_WITH_PLAYERS = Prefetch(
     "seats", queryset=GameSeat.objects.select_related("user__profile").order_by("seat")
 )
+
+
+# TEMPORARY (removed once every app reads seats): the old colour names, for imports only.
+class Side(models.TextChoices):
+    ORANGE = "orange", "Orange"
+    BLUE = "blue", "Blue"
+
+
+class Result(models.TextChoices):
+    NONE = "", "—"
+    ORANGE_WINS = "1-0", "Orange wins"
+    BLUE_WINS = "0-1", "Blue wins"
+    DRAW = "1/2-1/2", "Draw"

@@ -119,7 +119,11 @@ def game_note_get(*, game: Game, user: AnyUser) -> GameNote | None:
 
 def takeback_refusal(*, game: Game) -> str | None:
     """Why ``game`` allows no takeback, or None if it does: a rated game only if created
-    with takebacks allowed, a tournament, league or ladder game never."""
+    with takebacks allowed, a tournament, league or ladder game never, nor a game of a kind
+    with chance."""
+    kind = game.game_kind
+    if kind.has_chance:
+        return f"{kind.name} has chance: a move taken back could be played again with new luck."
     if game.rated and not game.takebacks:
         return "This rated game was created without takebacks, so none can be asked."
     if game.in_competition:
@@ -201,18 +205,24 @@ def game_moves_and_position(*, game: Game) -> tuple[list[Move], State]:
 
 
 def game_record_headers(*, game: Game) -> dict[str, str]:
-    """The headers of ``game``'s record, filled from the database: one per seat, named by
-    the kind (Celtic!: Orange, Blue), with the player's username."""
+    """The headers of ``game``'s record, filled from the database: the players as the kind
+    names them (Celtic!: Orange, Blue), and for a kind with chance the seed's commitment, and
+    the seed itself once the game is over."""
+    kind = game.game_kind
+    usernames = [user.get_username() for user in game.seat_users()]
     headers = {
         "Event": "Correspondence game",
         "Site": "Celtic! by correspondence",
         "Game": str(game.pk),
         "Date": game.created_at.strftime("%Y.%m.%d"),
-        **{game.seat_name(seat.seat): seat.user.get_username() for seat in game.seat_list},
+        **kind.seat_headers(usernames),
         "TimeControl": game.time_control.describe(),
         "Rated": "yes" if game.rated else "no",
         "Result": game.result or "*",
     }
+    if game.chance_seed:
+        revealed = None if game.is_active else game.chance_seed
+        headers.update(kind.chance_headers(game.chance_commitment, revealed))
     if game.termination and game.termination != Game.Termination.NORMAL:
         headers["Termination"] = game.termination
     return headers

@@ -20,7 +20,6 @@ from django.http import HttpRequest, HttpResponse
 from celticsite.admin import ActionHoldersMayView
 from celticsite.errors import DomainError
 from games.admin import ReasonForm, _moderate
-from games.models import Result as GameResult
 from tournaments import services
 from tournaments.models import Bye, Entry, KnockoutMatch, Round, Tournament, TournamentGame
 
@@ -178,7 +177,7 @@ class EntryAdmin(_ReadOnly):
 
 
 class AdjudicateForm(ReasonForm):
-    result = forms.ChoiceField(choices=[c for c in GameResult.choices if c[0]])
+    result = forms.ChoiceField(choices=[(text, text) for text in ("1-0", "0-1", "1/2-1/2")])
 
 
 class ResultFixForm(ReasonForm):

@@ -11,7 +11,7 @@ import importlib
 
 from games.kinds.base import GameKind, KindError
 
-BUILT_IN: tuple[str, ...] = ("games.kinds.celtic.kind",)
+BUILT_IN: tuple[str, ...] = ("games.kinds.celtic.kind", "games.kinds.knot.kind")
 """The modules of the kinds every installation hosts, each defining ``KIND``."""
 
 DEFAULT_KIND = "celtic"

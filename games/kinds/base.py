@@ -141,7 +141,8 @@ class State(ABC):
 
     @abstractmethod
     def leave(self, seat: int, how: Departure) -> list[Step]:
-        """``seat`` resigns or times out; the steps it added (none when that ends the game).
+        """``seat`` resigns or times out; the steps it added (a kind may record none when
+        that ends the game, as Celtic! does: its result says it).
 
         Afterwards ``is_over`` and ``finishing_order`` tell whether the others play on.
         """
@@ -179,9 +180,17 @@ class GameKind(ABC):
 
     @abstractmethod
     def replay(
-        self, seat_count: int, steps: Sequence[Step], *, options: Options | None = None
+        self,
+        seat_count: int,
+        steps: Sequence[Step],
+        *,
+        options: Options | None = None,
+        chance: Chance | None = None,
     ) -> State:
-        """The state after ``steps``; ``KindError`` names the first step the rules refuse."""
+        """The state after ``steps``; ``KindError`` names the first step the rules refuse.
+
+        The outcomes of chance are in the steps; ``chance`` is what the state draws from when
+        play goes on (a kind with chance refuses to go on without one)."""
 
     @abstractmethod
     def result_text(self, order: FinishingOrder) -> str:
@@ -194,6 +203,15 @@ class GameKind(ABC):
     @abstractmethod
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
         """The game's record in the kind's own format (the download and the email)."""
+
+    def seat_headers(self, usernames: Sequence[str]) -> dict[str, str]:
+        """A record's headers naming the players, seat 1 first (default: by seat name)."""
+        return dict(zip(self.seat_names(len(usernames)), usernames, strict=True))
+
+    def chance_headers(self, commitment: str, seed: str | None) -> dict[str, str]:
+        """A record's headers for its chance: the commitment, and the seed once revealed."""
+        headers = {"ChanceCommit": commitment}
+        return headers if seed is None else {**headers, "ChanceSeed": seed}
 
     def record_data(self, state: State, headers: Mapping[str, str]) -> dict[str, object]:
         """The record as JSON-able data: the headers and every step (a kind may say more)."""

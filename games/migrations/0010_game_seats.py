@@ -162,6 +162,11 @@ class Migration(migrations.Migration):
                 blank=True, default=1, null=True, help_text="Whose turn it is; empty once over."
             ),
         ),
+        migrations.AddField(
+            model_name="game",
+            name="chance_seed",
+            field=models.CharField(blank=True, default="", editable=False, max_length=64),
+        ),
         migrations.AlterField(
             model_name="game",
             name="result",

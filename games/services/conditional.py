@@ -27,10 +27,11 @@ def conditional_line_create(
     seat = _require_player(game, user)
     _require_active(game)
     kind = game.game_kind
-    if kind.has_chance:
+    if kind.has_chance or game.seat_count != 2:
+        why = "has chance" if kind.has_chance else f"has {game.seat_count} players"
         raise errors.DomainError(
-            f"{kind.name} has chance: no one can know the position a reply would answer, so "
-            "conditional moves cannot be set.",
+            f"This {kind.name} game {why}: conditional moves answer the one opponent's next "
+            "move in a game for two without chance.",
             code="conditional_not_possible",
         )
     if expected_ply != game.ply:

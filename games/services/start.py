@@ -3,6 +3,7 @@ tournament round), each in its start position with seat 1's clock running."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -89,6 +90,7 @@ def _game_new(
         )
     game = Game(
         kind=kind,
+        chance_seed=secrets.token_bytes(32).hex() if get_kind(kind).has_chance else "",
         seat_count=len(players),
         challenge=challenge,
         rated=rated,

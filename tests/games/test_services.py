@@ -12,6 +12,7 @@ from games.kinds.celtic import GameRecord
 from games.models import Challenge, Game, Move
 from tests.accounts.factories import make_moderator
 from tests.games.conftest import PASSES_GAME_SEED, SHORT_GAME_SEED
+from tests.seats import to_move
 
 
 def play_seeded(game: Game, seed: int) -> Game:
@@ -24,7 +25,7 @@ def play_seeded(game: Game, seed: int) -> Game:
         state = selectors.game_position(game=game)
         move = rng.choice(sorted(str(m) for m in state.legal_moves()))
         services.move_submit(
-            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+            game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
 
 
@@ -36,7 +37,7 @@ def test_challenge_create_stores_everything_asked(alice, bob):
     challenge = services.challenge_create(
         challenger=alice,
         opponent=bob,
-        colour="blue",
+        seat_choice=2,
         rated=False,
         public=False,
         window_forfeit=True,
@@ -74,9 +75,9 @@ def test_an_unknown_colour_is_refused(alice):
 def test_accepting_starts_a_game_with_the_chosen_colours(alice, bob, colour, orange_name):
     challenge = services.challenge_create(challenger=alice, colour=colour, rated=False)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
-    assert game.orange.username == orange_name
-    assert {game.orange, game.blue} == {alice, bob}
-    assert (game.status, game.ply, game.to_move, game.rated) == ("active", 0, "orange", False)
+    assert game.user_at(1).username == orange_name
+    assert {game.user_at(1), game.user_at(2)} == {alice, bob}
+    assert (game.status, game.ply, to_move(game), game.rated) == ("active", 0, "orange", False)
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.ACCEPTED
     assert challenge.opponent == bob
@@ -133,7 +134,7 @@ def test_decline_and_cancel(alice, bob, carol):
 
 def test_a_game_needs_two_players(alice):
     with pytest.raises(errors.DomainError) as caught:
-        services.game_start(orange=alice, blue=alice)
+        services.game_start(players=[alice, alice])
     assert caught.value.code == "same_player"
 
 
@@ -147,7 +148,7 @@ def test_a_move_is_recorded_and_the_turn_passes(game, alice, bob):
     assert [(m.ply, m.side, m.kind, m.notation) for m in outcome.turns] == [
         (0, "orange", "move", "d5 ESW")
     ]
-    assert (outcome.game.ply, outcome.game.to_move) == (1, "blue")
+    assert (outcome.game.ply, outcome.to_move(game)) == (1, "blue")
     assert Game.objects.get(pk=game.pk).ply == 1
 
 
@@ -179,13 +180,13 @@ def test_move_refusals_change_nothing(game, alice, bob, carol):
     with pytest.raises(errors.GameNotFound):
         services.move_submit(game_id=game.pk + 1000, user=alice, expected_ply=0, notation="d5 ESW")
     game.refresh_from_db()
-    assert (game.ply, game.to_move) == (0, "orange")
+    assert (game.ply, to_move(game)) == (0, "orange")
     assert not Move.objects.exists()
 
 
 def test_window_rule_rejects_in_standard_and_forfeits_in_the_variant(alice, bob):
     for window_forfeit in (False, True):
-        game = services.game_start(orange=alice, blue=bob, window_forfeit=window_forfeit)
+        game = services.game_start(players=[alice, bob], window_forfeit=window_forfeit)
         services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
         services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
         if not window_forfeit:
@@ -200,12 +201,12 @@ def test_window_rule_rejects_in_standard_and_forfeits_in_the_variant(alice, bob)
         assert [(m.kind, m.notation, m.side) for m in outcome.turns] == [
             ("forfeit", "b5 EW", "orange")
         ]
-        assert (outcome.game.ply, outcome.game.to_move) == (3, "blue")
+        assert (outcome.game.ply, outcome.to_move(game)) == (3, "blue")
         assert len(selectors.game_position(game=outcome.game).tiles) == 3  # b5 not placed
 
 
 def test_automatic_passes_are_stored_as_rows(alice, bob):
-    game = play_seeded(services.game_start(orange=alice, blue=bob, rated=False), PASSES_GAME_SEED)
+    game = play_seeded(services.game_start(players=[alice, bob], rated=False), PASSES_GAME_SEED)
     passes = list(game.moves.filter(kind="pass").values_list("ply", "side", "notation"))
     assert passes == [
         (16, "orange", ""),
@@ -217,9 +218,9 @@ def test_automatic_passes_are_stored_as_rows(alice, bob):
 
 
 def test_the_engine_ends_the_game_and_the_result_is_recorded(alice, bob):
-    game = play_seeded(services.game_start(orange=alice, blue=bob), SHORT_GAME_SEED)
+    game = play_seeded(services.game_start(players=[alice, bob]), SHORT_GAME_SEED)
     assert (game.status, game.result, game.termination) == ("finished", "0-1", "normal")
-    assert (game.ply, game.to_move, game.deadline) == (6, "", None)
+    assert (game.ply, to_move(game), game.deadline) == (6, "", None)
     assert game.finished_at is not None
     state = GameRecord.from_json(selectors.game_record(game=game).to_json()).replay()
     assert state.is_over() and state.result().text == "0-1"
@@ -239,7 +240,7 @@ def test_resignation(game, alice, bob, carol):
         "0-1",
         "resignation",
     )
-    assert resigned.finished_at is not None and resigned.to_move == ""
+    assert resigned.finished_at is not None and to_move(resigned) == ""
     with pytest.raises(errors.GameNotActive):
         services.game_resign(game_id=game.pk, user=bob)
     record = selectors.game_record(game=Game.objects.get(pk=game.pk))
@@ -278,7 +279,7 @@ def test_every_column_a_move_changes_is_saved(alice, bob):
     """A move saves only the columns a turn changes (``_TURN_FIELDS``): the game it answers
     must equal the stored row after every move, passes and the end included."""
     fischer = TimeControl(kind=ClockKind.FISCHER, bank_days=7, increment_days=1, max_days=9)
-    game = services.game_start(orange=alice, blue=bob, time_control=fischer)
+    game = services.game_start(players=[alice, bob], time_control=fischer)
     rng = random.Random(PASSES_GAME_SEED)
     columns = [field.attname for field in Game._meta.concrete_fields]
     passes = 0
@@ -286,7 +287,7 @@ def test_every_column_a_move_changes_is_saved(alice, bob):
         state = selectors.game_position(game=game)
         move = rng.choice(sorted(str(m) for m in state.legal_moves()))
         outcome = services.move_submit(
-            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+            game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
         game = outcome.game
         stored = Game.objects.get(pk=game.pk)

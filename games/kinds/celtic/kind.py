@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from games.kinds.base import (
     Chance,
+    ChoiceNotationError,
     Departure,
     FinishingOrder,
     GameKind,
-    ChoiceNotationError,
     IllegalChoiceError,
     KindError,
     Options,
@@ -149,7 +149,12 @@ class CelticKind(GameKind):
         return CelticState(GameState.new(variant_of(options)))
 
     def replay(
-        self, seat_count: int, steps: Sequence[Step], *, options: Options | None = None
+        self,
+        seat_count: int,
+        steps: Sequence[Step],
+        *,
+        options: Options | None = None,
+        chance: Chance | None = None,
     ) -> CelticState:
         self.check_seat_count(seat_count)
         try:

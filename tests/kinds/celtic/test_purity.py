@@ -74,9 +74,7 @@ def test_import_linter_contract(tmp_path: Path) -> None:
     """
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     linter = config["tool"]["importlinter"]
-    contracts = [
-        c for c in linter["contracts"] if "games.kinds" in c.get("source_modules", ())
-    ]
+    contracts = [c for c in linter["contracts"] if "games.kinds" in c.get("source_modules", ())]
     assert contracts, "pyproject.toml has no import-linter contract for games.kinds"
     roots = [name for name in linter["root_packages"] if (ROOT / name / "__init__.py").exists()]
     lines = [
