@@ -291,7 +291,14 @@ def _play_aids_context(
     user = request.user
     your_turn = game.is_active and seat is not None and game.seat_to_move == seat
     confirm = profile_get(user=user).confirm_moves if user.is_authenticated else True
-    can_queue = game.is_active and seat is not None and not your_turn and not replaying
+    can_queue = (
+        game.is_active
+        and seat is not None
+        and not your_turn
+        and not replaying
+        and game.seat_count == 2  # conditional moves answer the one opponent's move
+        and not game.game_kind.has_chance
+    )
     return {
         "your_turn": your_turn,
         "confirm_moves": confirm,

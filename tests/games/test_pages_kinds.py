@@ -16,7 +16,7 @@ from games import kinds, services
 from games.forms import ChallengeForm
 from games.models import Challenge, Game, Move
 from tests.accounts.factories import make_staff, make_superuser, make_user
-from tests.games.race_kind import KIND as RACE
+from tests.kinds.counting import COUNTING
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +30,11 @@ TIME_CONTROL = {
 
 
 @pytest.fixture
-def race() -> Iterator[None]:
-    """Host the toy kind "Race to ten" (two to four seats) for one test."""
-    kinds.register(RACE)
+def counting() -> Iterator[None]:
+    """Host the tests' kind "Counting" (two or three seats: North, East, South)."""
+    kinds.register(COUNTING)
     yield
-    kinds.unregister(RACE.id)
+    kinds.unregister(COUNTING.id)
 
 
 def logged_in(user) -> Client:
@@ -54,7 +54,10 @@ def new_game(client: Client, **fields: object):
 # --- the new-game form ------------------------------------------------------------------------
 
 
-def test_with_celtic_alone_the_form_asks_no_seat_count_and_offers_todays_seats() -> None:
+def test_with_celtic_alone_the_form_asks_no_seat_count_and_offers_todays_seats(
+    monkeypatch,
+) -> None:
+    monkeypatch.setattr("games.forms.all_kinds", lambda: [kinds.get_kind("celtic")])
     form = ChallengeForm()
     assert "seat_count" not in form.fields
     assert list(form.fields["kind"].choices) == [("celtic", "Celtic!")]
@@ -66,29 +69,37 @@ def test_with_celtic_alone_the_form_asks_no_seat_count_and_offers_todays_seats()
     assert form.fields["seat"].initial == "random"
 
 
-def test_with_a_kind_for_more_the_form_asks_the_count_and_names_seats_per_kind(race) -> None:
+def test_with_kinds_for_more_the_form_asks_the_count_and_names_seats_per_kind(
+    counting,
+) -> None:
     form = ChallengeForm()
-    assert list(form.fields["kind"].choices) == [("celtic", "Celtic!"), ("race", "Race to ten")]
+    assert list(form.fields["kind"].choices) == [
+        ("celtic", "Celtic!"),
+        ("knot", "Celtic Knot"),
+        ("counting", "Counting"),
+    ]
     assert "seat_count" in form.fields
     assert list(form.fields["seat"].choices) == [
         ("random", "Random"),
-        ("1", "Seat 1 (moves first): Orange in Celtic!, Red in Race to ten"),
-        ("2", "Seat 2: Blue in Celtic!, Green in Race to ten"),
-        ("3", "Yellow"),
-        ("4", "Purple"),
+        ("1", "Seat 1 (moves first): Orange in Celtic!, Red in Celtic Knot, North in Counting"),
+        ("2", "Seat 2: Blue in Celtic! and Celtic Knot, East in Counting"),
+        ("3", "Seat 3: Green in Celtic Knot, South in Counting"),
+        ("4", "Yellow"),
+        ("5", "Purple"),
+        ("6", "Orange"),
     ]
 
 
-def test_an_open_seek_for_three_is_created_with_the_seat_chosen(race) -> None:
+def test_an_open_seek_for_three_is_created_with_the_seat_chosen(counting) -> None:
     ann = make_user("ann")
-    response = new_game(logged_in(ann), kind="race", seat_count=3, seat="2")
+    response = new_game(logged_in(ann), kind="counting", seat_count=3, seat="2")
     assert messages_of(response) == ["Your open challenge is posted: anyone may accept it."]
     seek = Challenge.objects.get()
-    assert (seek.kind, seek.seat_count, seek.seat_choice, seek.opponent) == ("race", 3, 2, None)
+    assert (seek.kind, seek.seat_count, seek.seat_choice, seek.opponent) == ("counting", 3, 2, None)
 
 
-def test_without_a_count_the_kind_has_its_fewest_seats_and_random_is_no_seat(race) -> None:
-    new_game(logged_in(make_user("ann")), kind="race", seat="random")
+def test_without_a_count_the_kind_has_its_fewest_seats_and_random_is_no_seat(counting) -> None:
+    new_game(logged_in(make_user("ann")), kind="counting", seat="random")
     assert Challenge.objects.values_list("seat_count", "seat_choice").get() == (2, None)
 
 
@@ -101,20 +112,19 @@ def test_without_a_count_the_kind_has_its_fewest_seats_and_random_is_no_seat(rac
             "Celtic! is played by 2 players, not 3.",
         ),
         (
-            {"kind": "race", "seat_count": 5},
+            {"kind": "counting", "seat_count": 4},
             "seat_count",
-            "Race to ten is played by 2 to 4 players, not 5.",
+            "Counting is played by 2 to 3 players, not 4.",
         ),
         (
-            {"kind": "race", "seat_count": 3, "seat": "4"},
+            {"kind": "counting", "seat_count": 2, "seat": "3"},
             "seat",
-            "A game of Race to ten for 3 has no seat 4: choose Random or one of "
-            "Red, Green, Yellow.",
+            "A game of Counting for 2 has no seat 3: choose Random or one of North, East.",
         ),
         (
-            {"kind": "race", "window_forfeit": "on"},
+            {"kind": "counting", "window_forfeit": "on"},
             "window_forfeit",
-            "The window-forfeit variant is not an option of Race to ten.",
+            "The window-forfeit variant is not an option of Counting.",
         ),
         (
             {"kind": "chess"},
@@ -124,7 +134,7 @@ def test_without_a_count_the_kind_has_its_fewest_seats_and_random_is_no_seat(rac
     ],
 )
 def test_a_bad_kind_count_seat_or_option_is_refused_on_its_field(
-    race, fields, field, error
+    counting, fields, field, error
 ) -> None:
     response = logged_in(make_user("ann")).post(
         reverse("games:challenges"), {**TIME_CONTROL, **fields}
@@ -134,11 +144,11 @@ def test_a_bad_kind_count_seat_or_option_is_refused_on_its_field(
     assert not Challenge.objects.exists()
 
 
-def test_a_direct_challenge_for_three_is_refused_with_the_reason(race) -> None:
+def test_a_direct_challenge_for_three_is_refused_with_the_reason(counting) -> None:
     make_user("ben")
     response = logged_in(make_user("ann")).post(
         reverse("games:challenges"),
-        {**TIME_CONTROL, "kind": "race", "seat_count": 3, "opponent": "ben"},
+        {**TIME_CONTROL, "kind": "counting", "seat_count": 3, "opponent": "ben"},
     )
     assert response.status_code == 400, response.context["form"].errors
     (error,) = response.context["form"].non_field_errors()
@@ -148,15 +158,15 @@ def test_a_direct_challenge_for_three_is_refused_with_the_reason(race) -> None:
 # --- a seek for three fills seat by seat ------------------------------------------------------
 
 
-def test_a_seek_for_three_fills_seat_by_seat_then_starts(race) -> None:
+def test_a_seek_for_three_fills_seat_by_seat_then_starts(counting) -> None:
     cat, ann, ben = make_user("cat"), make_user("ann"), make_user("ben")
-    seek = services.challenge_create(challenger=cat, kind="race", seat_count=3, seat_choice=1)
+    seek = services.challenge_create(challenger=cat, kind="counting", seat_count=3, seat_choice=1)
     page = reverse("games:challenges")
     accept = reverse("games:challenge_accept", args=[seek.pk])
 
     before = logged_in(ann).get(page).content.decode()
     assert "1 of 3 seats taken" in before and ">Take a seat</button>" in before
-    assert "Race to ten for 3 · challenger plays red (moves first)" in before
+    assert "Counting for 3 · challenger plays north (moves first)" in before
 
     first = logged_in(ann).post(accept, {"next": page}, follow=True)
     assert first.redirect_chain[-1][0] == page
@@ -183,64 +193,68 @@ def test_a_seek_for_three_fills_seat_by_seat_then_starts(race) -> None:
 
 
 @pytest.fixture
-def race_game(race) -> Game:
+def counting_game(counting) -> Game:
     return services.game_start(
-        players=[make_user("ann"), make_user("ben"), make_user("cat")], kind="race"
+        players=[make_user("ann"), make_user("ben"), make_user("cat")], kind="counting"
     )
 
 
-def test_the_generic_board_shows_the_kinds_drawing_seats_and_choices(race_game) -> None:
-    ann, ben = race_game.user_at(1), race_game.user_at(2)
-    url = reverse("games:game", args=[race_game.pk])
+def test_the_generic_board_shows_the_kinds_drawing_seats_and_choices(counting_game) -> None:
+    ann, ben = counting_game.user_at(1), counting_game.user_at(2)
+    url = reverse("games:game", args=[counting_game.pk])
     html = logged_in(ann).get(url).content.decode()
-    assert '<svg class="race-board"' in html and "Total 0" in html
-    assert f"Game #{race_game.pk}: ann v ben v cat" in html
-    for name in ("Red", "Green", "Yellow"):
+    assert '<svg class="board" xmlns="http://www.w3.org/2000/svg"><text>0</text></svg>' in html
+    assert f"Game #{counting_game.pk}: ann v ben v cat" in html
+    for name in ("North", "East", "South"):
         assert f'<span class="chip chip-{name.lower()}"' in html
-    assert '<span class="red">Red</span> (ann) to move' not in html  # ann is to move: her form
+    assert "(ann) to move" not in html  # ann is to move: she is told it is her move
     assert 'name="notation" value="1"' in html and 'name="notation" value="2"' in html
-    assert 'id="show-knots"' not in html and "No moves yet: Red begins." in html
+    assert 'id="show-knots"' not in html and "No moves yet: North begins." in html
 
     watcher = logged_in(ben).get(url).content.decode()
     assert 'id="move-form"' not in watcher
-    assert '<span class="red">Red</span> (ann) to move.' in watcher
+    assert '<span class="north">North</span> (ann) to move.' in watcher
 
 
-def test_a_choice_button_plays_the_move_and_the_list_goes_round_by_seat(race_game) -> None:
-    ann, ben = race_game.user_at(1), race_game.user_at(2)
-    move = reverse("games:game_move", args=[race_game.pk])
+def test_a_choice_button_plays_the_move_and_the_list_goes_round_by_seat(counting_game) -> None:
+    ann, ben = counting_game.user_at(1), counting_game.user_at(2)
+    move = reverse("games:game_move", args=[counting_game.pk])
     logged_in(ann).post(move, {"notation": "2", "ply": 0})
     response = logged_in(ben).post(move, {"notation": "1", "ply": 1}, follow=True)
     assert messages_of(response) == ["You played 1."]
     assert list(Move.objects.values_list("seat", "notation")) == [(1, "2"), (2, "1")]
     rows = response.context["move_rows"]
     assert [(r["number"], [t["text"] for t in r["turns"]]) for r in rows] == [(1, ["2", "1"])]
-    assert "Total 3" in response.content.decode()
+    assert "<text>3</text>" in response.content.decode()
 
 
-def test_a_refused_choice_says_how_to_write_one(race_game) -> None:
-    response = logged_in(race_game.user_at(1)).post(
-        reverse("games:game_move", args=[race_game.pk]), {"notation": "7", "ply": 0}, follow=True
+def test_a_refused_choice_says_how_to_write_one(counting_game) -> None:
+    response = logged_in(counting_game.user_at(1)).post(
+        reverse("games:game_move", args=[counting_game.pk]),
+        {"notation": "7", "ply": 0},
+        follow=True,
     )
-    assert messages_of(response) == ["'7' is not a step: write 1 or 2."]
+    assert messages_of(response) == ["'7' is not a number to add: write 1 or 2."]
     assert not Move.objects.exists()
 
 
-def test_the_generic_analysis_board_tries_choices(race_game) -> None:
-    url = reverse("games:game_analysis", args=[race_game.pk])
+def test_the_generic_analysis_board_tries_choices(counting_game) -> None:
+    url = reverse("games:game_analysis", args=[counting_game.pk])
     response = Client().get(url, {"line": "2,2"})
     html = response.content.decode()
-    assert response.status_code == 200 and "Total 4" in html
-    assert "Yellow to move." in html
+    assert response.status_code == 200 and "<text>4</text>" in html
+    assert "South to move." in html
     assert f'href="{url}?line=2%2C2%2C1"' in html
     assert not Move.objects.exists()
 
 
-def test_resigning_in_a_game_for_three_leaves_it_to_the_others(race_game) -> None:
-    cat = race_game.user_at(3)
-    response = logged_in(cat).post(reverse("games:game_resign", args=[race_game.pk]), follow=True)
+def test_resigning_in_a_game_for_three_leaves_it_to_the_others(counting_game) -> None:
+    cat = counting_game.user_at(3)
+    response = logged_in(cat).post(
+        reverse("games:game_resign", args=[counting_game.pk]), follow=True
+    )
     assert messages_of(response) == ["You resigned: you left the game and the others play on."]
-    assert "Yellow · you · left the game" in response.content.decode()
+    assert "South · you · left the game" in response.content.decode()
 
 
 # --- Celtic!'s own board, as it was -----------------------------------------------------------
@@ -276,12 +290,12 @@ def test_the_celtic_page_keeps_its_board_knots_supply_and_seat_landmarks() -> No
 # --- the admin --------------------------------------------------------------------------------
 
 
-def test_the_game_admin_lists_seats_and_filters_by_kind(client, race_game) -> None:
+def test_the_game_admin_lists_seats_and_filters_by_kind(client, counting_game) -> None:
     celtic = services.game_start(players=[make_user("dan"), make_user("eve")])
     client.force_login(make_superuser())
     changelist = reverse("admin:games_game_changelist")
-    only_race = client.get(changelist, {"kind": "race"})
-    assert [g.pk for g in only_race.context["cl"].result_list] == [race_game.pk]
+    only_counting = client.get(changelist, {"kind": "counting"})
+    assert [g.pk for g in only_counting.context["cl"].result_list] == [counting_game.pk]
     assert "dan (Orange) v eve (Blue)" in client.get(changelist).content.decode()
     page = client.get(reverse("admin:games_game_change", args=[celtic.pk])).content.decode()
     assert "Game seats" in page and "Orange" in page and "Blue" in page
@@ -309,23 +323,26 @@ def test_adjudication_offers_the_kinds_results_for_two(client) -> None:
     assert [place for _, place in game.placings()] == [1, 1]
 
 
-def test_adjudication_of_a_game_for_three_takes_the_kinds_text(client, race_game) -> None:
+def test_adjudication_of_a_game_for_three_takes_the_kinds_text(client, counting_game) -> None:
     client.force_login(make_staff("mod", "games.view_game", "games.adjudicate_game"))
-    ask = _adjudicate(client, race_game)
+    ask = _adjudicate(client, counting_game)
     field = ask.context["form"].fields["result"]
     assert isinstance(field, forms.CharField) and not isinstance(field, forms.ChoiceField)
-    bad = _adjudicate(client, race_game, confirm="yes", reason="Abandoned", result="1-0")
+    bad = _adjudicate(client, counting_game, confirm="yes", reason="Abandoned", result="1-0")
     assert [str(m) for m in bad.wsgi_request._messages] == [
-        f"{race_game}: Not a race result: '1-0'; expected seats like '2 1,3'."
+        f"{counting_game}: '1-0' is not a finishing order: list the seats 1 to 3 once each, "
+        "first place first, like '2 3 1'."
     ]
-    _adjudicate(client, race_game, confirm="yes", reason="Abandoned", result="2 1,3")
-    race_game.refresh_from_db()
-    assert race_game.result == "2 1,3"
-    assert [place for _, place in race_game.placings()] == [2, 1, 2]
+    _adjudicate(client, counting_game, confirm="yes", reason="Abandoned", result="2 3 1")
+    counting_game.refresh_from_db()
+    assert counting_game.result == "2 3 1"
+    assert [place for _, place in counting_game.placings()] == [3, 1, 2]
 
 
-def test_an_empty_move_form_says_how_to_write_a_move(race_game) -> None:
-    response = logged_in(race_game.user_at(1)).post(
-        reverse("games:game_move", args=[race_game.pk]), {"notation": "", "ply": 0}, follow=True
+def test_an_empty_move_form_says_how_to_write_a_move(counting_game) -> None:
+    response = logged_in(counting_game.user_at(1)).post(
+        reverse("games:game_move", args=[counting_game.pk]), {"notation": "", "ply": 0}, follow=True
     )
-    assert messages_of(response) == ["No move was sent, or the page lost its ply. Write 1 or 2."]
+    assert messages_of(response) == [
+        "No move was sent, or the page lost its ply. Write 1 or 2: the number to add to the count."
+    ]
