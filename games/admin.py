@@ -16,7 +16,15 @@ from celticsite.errors import DomainError
 from games import selectors, services
 from games.kinds import all_kinds, get_kind
 from games.kinds.base import KindError
-from games.models import Challenge, Game, GameMessage, GameSeat, MessageReport, Move
+from games.models import (
+    Challenge,
+    ChallengeEntrant,
+    Game,
+    GameMessage,
+    GameSeat,
+    MessageReport,
+    Move,
+)
 
 
 class MoveInline(admin.TabularInline):
@@ -266,6 +274,19 @@ class MoveAdmin(admin.ModelAdmin):
         return False
 
 
+class ChallengeEntrantInline(admin.TabularInline):
+    """The players who took a seat of an open seek for more than two: read-only."""
+
+    model = ChallengeEntrant
+    extra = 0
+    can_delete = False
+    fields = ["user", "joined_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
     list_display = [
@@ -281,6 +302,7 @@ class ChallengeAdmin(admin.ModelAdmin):
         "created_at",
     ]
     list_filter = [KindFilter, "status", "rated", "clock_kind"]
+    inlines = [ChallengeEntrantInline]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Challenge._meta.fields]

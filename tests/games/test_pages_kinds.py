@@ -359,3 +359,19 @@ def test_a_built_in_kind_with_chance_is_drawn_by_the_generic_board() -> None:
     waiting = logged_in(ben).get(url).content.decode()
     assert '<span class="red">Red</span> (ann) to move.' in waiting
     assert 'id="conditional"' not in waiting  # no conditional moves with chance or three seats
+
+
+def test_the_challenge_admin_lists_who_took_a_seat(client, counting) -> None:
+    seek = services.challenge_create(challenger=make_user("cat"), kind="counting", seat_count=3)
+    services.challenge_accept(challenge_id=seek.pk, user=make_user("ann"))
+    client.force_login(make_superuser())
+    page = client.get(reverse("admin:games_challenge_change", args=[seek.pk]))
+    assert page.status_code == 200
+    (inline,) = [
+        f
+        for f in page.context["inline_admin_formsets"]
+        if f.opts.model.__name__ == "ChallengeEntrant"
+    ]
+    assert [form.original.user.username for form in inline] == ["ann"]
+    filtered = client.get(reverse("admin:games_challenge_changelist"), {"kind": "knot"})
+    assert list(filtered.context["cl"].result_list) == []
