@@ -20,7 +20,7 @@ from tests.games.conftest import API
 @pytest.fixture
 def game(alice, bob) -> Game:
     """alice (Orange) and bob (Blue) after "d5 ESW", "c5 ESW": alice to move at ply 2."""
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
     services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
     game.refresh_from_db()
@@ -128,7 +128,7 @@ def test_live_status_of_a_game(game, alice_api, bob_api, anon):
 
 
 def test_live_status_of_my_games_follows_the_moves(game, alice, bob, bob_api, anon):
-    other = services.game_start(orange=bob, blue=alice)
+    other = services.game_start(players=[bob, alice])
 
     assert bob_api.get(f"{API}/games/live/").json() == {
         "your_turn": 1,

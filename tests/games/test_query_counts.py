@@ -31,7 +31,7 @@ def _games_of(alice, count: int) -> list:
         rival = make_user(f"rival{next(_numbers)}")
         weekends = TimeControl(days_per_move=3, weekends_off=index % 3 == 0)
         orange, blue = (alice, rival) if index % 2 else (rival, alice)
-        game = services.game_start(orange=orange, blue=blue, time_control=weekends)
+        game = services.game_start(players=[orange, blue], time_control=weekends)
         games.append(game)
         vacation_start(user=rival, days=1)
     return games
@@ -91,7 +91,7 @@ def test_game_lists_cost_the_same_for_4_and_30_games(alice):
 
 
 def test_game_detail_api_and_page(alice, bob):
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     api = token_client(alice)
     web = Client()
     web.force_login(alice)
@@ -100,9 +100,10 @@ def test_game_detail_api_and_page(alice, bob):
         services.move_submit(game_id=game.pk, user=player, expected_ply=ply, notation=move)
     # token; the game with players and profiles; its moves (once); the mover's vacations
     assert _queries(api, f"{API}/games/{game.pk}/") == 4
-    # session and user; the game; its moves; vacations; messages and their moderation; the
-    # two players' ratings beside their names; the viewer's private notes
-    assert _queries(web, f"/games/{game.pk}/") == 11
+    # session, user and profile; the game and its seats, twice (the page, then the messages'
+    # visibility check); its moves; vacations; messages; the two players' ratings beside
+    # their names; the viewer's private notes
+    assert _queries(web, f"/games/{game.pk}/") == 13
 
 
 TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
@@ -123,7 +124,7 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
     # the worker renders the email and draws its board; the request only stores its context
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
     monkeypatch.setattr("notifications.position.board_svg", no_rendering)
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     alice_api, bob_api = token_client(alice), token_client(bob)
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
     bob_api.get(f"{API}/games/{game.pk}/")  # bob's token was used a moment ago
@@ -152,7 +153,7 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_a_move_reads_vacations_and_lines_only_when_there_are_some(alice, bob, monkeypatch):
     monkeypatch.setattr("notifications.services.enqueue_send", lambda outbox_id: None)
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     services.conditional_line_create(
         game_id=game.pk, user=bob, expected_ply=0, moves=["d5 E", "e4 N"]
     )
