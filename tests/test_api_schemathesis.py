@@ -97,7 +97,7 @@ def world(db: Any) -> World:
     organises a running knockout; Bob runs a league Alice registered for and a ladder she is
     on, below him."""
     alice, bob = make_user("alice"), make_user("bob")
-    challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
+    challenge = services.challenge_create(challenger=alice, opponent=bob, seat_choice=1)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
     message = services.message_post(game_id=game.pk, author=bob, body="Good luck!")
     seek = services.challenge_create(challenger=bob, rated=False, message="anyone?")
