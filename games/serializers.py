@@ -112,6 +112,7 @@ COLOURS = ("orange", "blue", "random")
 lower case, or random (Celtic!: orange moves first)."""
 
 
+@extend_schema_serializer(deprecate_fields=["colour"])
 class ChallengeInputSerializer(StrictJsonTypes, serializers.Serializer):
     opponent = serializers.CharField(
         required=False,
@@ -229,6 +230,7 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
         return game.pk if game else None
 
 
+@extend_schema_serializer(deprecate_fields=["side"])
 class ClockSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat whose clock runs.")
     side = serializers.CharField(
