@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -27,7 +28,7 @@ from games import serializers as s
 from games.clock import ClockReading
 from games.kinds import get_kind
 from games.kinds.base import KindError, State
-from games.models import Challenge, Game, IdempotentRequest, Move
+from games.models import Challenge, ChallengeEntrant, Game, IdempotentRequest, Move
 
 _errors = error_responses(
     not_found="No such object (or not visible).",
@@ -92,6 +93,11 @@ class ReadOpenWriteThrottledApi(APIView):
 
 # --- Challenges ---------------------------------------------------------------------------
 
+#: The players who took a seat of each open seek of a page, read in one query.
+ENTRANTS_WITH_PLAYERS = Prefetch(
+    "entrants", queryset=ChallengeEntrant.objects.select_related("user__profile")
+)
+
 
 class ChallengeListCreateApi(APIView):
     pagination_class = Pagination
@@ -120,7 +126,7 @@ class ChallengeListCreateApi(APIView):
                 f"scope {quote(scope)} is not one of open, incoming, outgoing, mine.",
                 code="invalid_scope",
             )
-        challenges = challenges.prefetch_related("entrants__user__profile")
+        challenges = challenges.prefetch_related(ENTRANTS_WITH_PLAYERS)
         return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
 
     @extend_schema(
@@ -140,7 +146,7 @@ class ChallengeListCreateApi(APIView):
             opponent=opponent,
             kind=data["kind"],
             seat_count=data["seat_count"],
-            seat_choice=challenger_seat(data),
+            seat_choice=_challenger_seat(data),
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
@@ -151,7 +157,7 @@ class ChallengeListCreateApi(APIView):
         return Response(s.ChallengeOutputSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
 
-def challenger_seat(data: dict[str, Any]) -> int | None:
+def _challenger_seat(data: dict[str, Any]) -> int | None:
     """The seat the challenger asked for: ``seat``, or the deprecated ``colour`` of a game
     for two mapped through the kind's seat names (orange: 1, blue: 2, random: None)."""
     colour = data.get("colour")
