@@ -126,7 +126,9 @@ class ChallengeListCreateApi(APIView):
                 f"scope {quote(scope)} is not one of open, incoming, outgoing, mine.",
                 code="invalid_scope",
             )
-        challenges = challenges.prefetch_related(ENTRANTS_WITH_PLAYERS)
+        challenges = challenges.select_related(
+            "challenger__profile", "opponent__profile", "game"
+        ).prefetch_related(ENTRANTS_WITH_PLAYERS)
         return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
 
     @extend_schema(

@@ -13,7 +13,8 @@ import time_machine
 from games import services
 from games.kinds import all_kinds, register, unregister
 from games.models import Challenge, Game
-from tests.games.conftest import API, submit
+from tests.accounts.factories import make_user
+from tests.games.conftest import API, submit, token_client
 from tests.games.counting_kind import KIND as COUNTING
 
 CHALLENGES = f"{API}/challenges/"
@@ -294,3 +295,25 @@ def test_a_running_clock_shows_in_the_seat_to_move(alice, bob, alice_api):
     left = THREE_DAYS - 5 * 3600
     assert [seat["seconds_left"] for seat in body["seats"]] == [left, THREE_DAYS]
     assert (body["orange_seconds_left"], body["clock"]["seconds_left"]) == (left, left)
+
+
+def _list_queries(client) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(CHALLENGES)  # warm: the token
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(CHALLENGES).status_code == 200
+    return len(captured)
+
+
+def test_a_page_of_seeks_costs_the_same_however_many_seats_are_taken(counting, alice, bob, carol):
+    dave_api = token_client(make_user("dave"))
+    services.challenge_create(challenger=alice)
+    few = _list_queries(dave_api)
+    for challenger in (alice, bob, carol):
+        seek = services.challenge_create(challenger=challenger, kind="counting", seat_count=4)
+        for entrant in {alice, bob, carol} - {challenger}:
+            services.challenge_accept(challenge_id=seek.pk, user=entrant)
+    # token; the count; the page with challengers, opponents and games; the seeks' entrants
+    assert _list_queries(dave_api) == few == 4
