@@ -113,6 +113,7 @@ def test_legal_moves_and_positions_after_tried_moves(game, alice_api) -> None:
 
     assert legal.json() == {
         "ply": 2,
+        "seat_to_move": 1,
         "to_move": "orange",
         "moves": sorted(expected.legal_choices()),
     }

@@ -75,16 +75,18 @@ def test_game_lists_cost_the_same_for_4_and_30_games(alice):
     thirty = _counts(alice, 26)  # 30 in all
     assert four == thirty
     assert four == {
-        "api: every visible game": 3,  # token, page, vacations of the page's movers (no count)
-        "api: every visible game, next page": 3,  # a page by cursor costs the same
-        "api: mine": 3,
-        "api: mine, next page": 3,
-        "api: my turn": 3,
-        "api: my turn, next page": 3,
-        "api: a player's games": 4,  # ... and the player
-        "api: a player's games, next page": 4,
-        "api: active": 3,
-        "api: active, next page": 3,
+        # token, page, its seats with players and profiles, vacations of the page's movers
+        # (no count)
+        "api: every visible game": 4,
+        "api: every visible game, next page": 4,  # a page by cursor costs the same
+        "api: mine": 4,
+        "api: mine, next page": 4,
+        "api: my turn": 4,
+        "api: my turn, next page": 4,
+        "api: a player's games": 5,  # ... and the player
+        "api: a player's games, next page": 5,
+        "api: active": 4,
+        "api: active, next page": 4,
         "page: home": 11,  # ... and the ratings shown beside the names, read once per table
         "page: a player's games": 10,  # the player page: rating, chart, games and events
     }
@@ -98,8 +100,9 @@ def test_game_detail_api_and_page(alice, bob):
     for ply, move in enumerate(["d5 ESW", "c5 ESW"]):
         player = (alice, bob)[ply % 2]
         services.move_submit(game_id=game.pk, user=player, expected_ply=ply, notation=move)
-    # token; the game with players and profiles; its moves (once); the mover's vacations
-    assert _queries(api, f"{API}/games/{game.pk}/") == 4
+    # token; the game; its seats with players and profiles; its moves (once); the mover's
+    # vacations
+    assert _queries(api, f"{API}/games/{game.pk}/") == 5
     # session, user and profile; the game and its seats, twice (the page, then the messages'
     # visibility check); its moves; vacations; messages; the two players' ratings beside
     # their names; the viewer's private notes
