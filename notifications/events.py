@@ -204,8 +204,12 @@ def _rating_change(game: Game, user: Any) -> dict[str, Any] | None:
 
 
 def _final_board(game: Game) -> dict[str, Any]:
-    """The closed knots of the final position and each colour's knot scores, best first."""
-    result = game_position(game=game).result()
+    """The closed knots of the final position and each colour's knot scores, best first (a
+    Celtic! game's; nothing for other kinds)."""
+    engine = getattr(game_position(game=game), "engine", None)
+    if engine is None:
+        return {}
+    result = engine.result()
     return {
         "knots": [
             {"size": len(knot.cells), "orange": knot.orange, "blue": knot.blue}

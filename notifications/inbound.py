@@ -42,7 +42,7 @@ from celticsite.errors import DomainError
 from celtictext import and_join
 from games.errors import HOW_TO_WRITE_A_MOVE
 from games.kinds.celtic.errors import Rule
-from games.kinds.celtic.render import describe_result, render_state
+from games.kinds.celtic.render import describe_result
 from games.models import Challenge, Game
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
@@ -569,7 +569,9 @@ def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
     state = game_position(game=game)
     if not game.is_active:
         board_over = state.is_over() and game.termination == Game.Termination.NORMAL
-        result = describe_result(state.result()) if board_over else game.result or "no result"
+        engine = getattr(state, "engine", None)  # Celtic!'s engine: its result in words
+        board_over = board_over and engine is not None
+        result = describe_result(engine.result()) if board_over else game.result or "no result"
         turn = f"The game is over ({game.get_status_display().lower()}): {result}."
     elif is_turn_of(game, user):
         turn = "It is your move."
@@ -578,7 +580,7 @@ def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
     return {
         "game": game,
         "opponent_name": opponent_name,
-        "position": render_state(state),
+        "position": game.game_kind.text(state),
         "turn_line": turn,
     }
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine import position_data
+from games.kinds.base import State
 from games.kinds.celtic import GameState
+from games.kinds.celtic.kind import position_data
 from games.kinds.celtic.notation import Forfeit, Move
 from games.kinds.celtic.render import last_placed, render_state
 from games.kinds.celtic.svg import board_svg, knot_strand_colours
@@ -37,8 +38,18 @@ def position_for_email(
         return {}, ""
     game = context["game"]
     state = game_position(game=game, ply=ply)
-    svg = position_svg(game, state=state) if board else ""
-    return position_context(game, state=state, user=user), svg
+    celtic = getattr(state, "engine", None)  # Celtic!'s own engine state, for its rich email
+    if not isinstance(celtic, GameState):
+        svg = game.game_kind.svg(state) if board else ""
+        return _kind_position_context(game, state=state), svg
+    svg = position_svg(game, state=celtic) if board else ""
+    return position_context(game, state=celtic, user=user), svg
+
+
+def _kind_position_context(game: Game, *, state: State) -> dict[str, Any]:
+    """What a turn email shows of any kind's position: the kind's text drawing and board."""
+    return {"opponent_turns": [], "position": game.game_kind.text(state), "tiles_left": [],
+            "board_cid": BOARD_CID}  # fmt: skip
 
 
 def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, Any]:

@@ -195,7 +195,7 @@ class CelticKind(GameKind):
         )
 
     def text(self, state: State) -> str:
-        return render_state(_engine(state), ascii=True)
+        return render_state(_engine(state))
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_engine(state))
