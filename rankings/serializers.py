@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -17,7 +18,8 @@ def rounded(value: float) -> int:
 
 
 class RankingKindInputSerializer(serializers.Serializer):
-    kind = serializers.CharField(
+    kind = serializers.ChoiceField(
+        choices=[],  # the hosted kinds, read when the serializer is made (kinds register late)
         required=False,
         default=conf.DEFAULT_KIND,
         help_text=(
@@ -26,13 +28,14 @@ class RankingKindInputSerializer(serializers.Serializer):
         ),
     )
 
-    def validate_kind(self, value: str) -> str:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         known = known_kinds()
-        if value not in known:
-            raise serializers.ValidationError(
-                f"{value!r} is not a game kind: expected one of {', '.join(known)}."
-            )
-        return value
+        field = self.fields["kind"]
+        field.choices = known
+        field.error_messages["invalid_choice"] = (
+            f"'{{input}}' is not a game kind: expected one of {', '.join(known)}."
+        )
 
 
 class RankingFilterInputSerializer(RankingKindInputSerializer):
