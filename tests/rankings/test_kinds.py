@@ -1,5 +1,7 @@
-"""Rankings per game kind: a kind outside ELO_KINDS is rated with openskill's Plackett-Luce
-on finishing orders of 2..N players, in its own list, beside Celtic!'s Elo list."""
+"""Rankings per game kind: a kind outside ELO_KINDS (Celtic Knot) is rated with openskill's
+Plackett-Luce on finishing orders of 2..N players, in its own list, beside Celtic!'s Elo list.
+The games are stand-ins with the seat interface the ranking reads (a Knot game needs the
+games app's seats)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from openskill.models import PlackettLuce
 
-from games.kinds import register, unregister
 from rankings.models import PlayerRating, RatedPlacing, RatedResult, RatingSnapshot
 from rankings.selectors import (
     player_history,
@@ -29,23 +30,9 @@ from tests.rankings.conftest import at, finished_game, make_user
 
 pytestmark = pytest.mark.django_db
 
-KIND = "race"
+KIND = "knot"
+NAME = "Celtic Knot"
 NOW = "2025-06-15T12:00:00Z"
-
-
-@dataclass(frozen=True)
-class _Kind:
-    """A test-only kind: the ranking reads no more of a kind than its id and name."""
-
-    id: str
-    name: str
-
-
-@pytest.fixture(autouse=True)
-def race_kind():
-    register(_Kind(KIND, "Race"))  # type: ignore[arg-type]
-    yield
-    unregister(KIND)
 
 
 @dataclass
@@ -73,8 +60,8 @@ def people(db) -> dict[str, Any]:
     return {name: make_user(name) for name in ("ann", "bob", "cy", "dee", "eve")}
 
 
-def race(people: dict[str, Any], order: dict[str, int], when: datetime) -> FakeGame:
-    """A finished race game of the players named in ``order`` (seat order) with their places.
+def knot(people: dict[str, Any], order: dict[str, int], when: datetime) -> FakeGame:
+    """A finished Knot game of the players named in ``order`` (seat order) with their places.
     A real game row backs it (the result refers to it); the fake carries the seats."""
     names = list(order)
     row = finished_game(people[names[0]], people[names[1]], "1-0", when)
@@ -110,7 +97,7 @@ SECOND = {"cy": 1, "dee": 2, "ann": 2, "bob": 4}
 
 
 def test_a_three_player_finish_is_rated_as_openskill_rates_it(people):
-    game = race(people, FIRST, at(2025, 3, 1))
+    game = knot(people, FIRST, at(2025, 3, 1))
     result = rating_game_finished(game=game)
     assert result is not None
     assert (result.kind, result.player1_id, result.player2_id, result.score1) == (
@@ -126,8 +113,8 @@ def test_a_three_player_finish_is_rated_as_openskill_rates_it(people):
 
 
 def test_a_four_player_finish_with_a_tie_follows_the_players_states(people):
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 1)))
-    rating_game_finished(game=race(people, SECOND, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 1)))
+    rating_game_finished(game=knot(people, SECOND, at(2025, 3, 2)))
     assert _skill() == _openskill([FIRST, SECOND])
     rows = {
         s.player.name: s
@@ -146,8 +133,8 @@ def test_a_four_player_finish_with_a_tie_follows_the_players_states(people):
 
 
 def test_a_result_that_finishes_before_another_of_its_players_replays_the_kind(people):
-    rating_game_finished(game=race(people, SECOND, at(2025, 3, 2)))
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 1)))  # committed late
+    rating_game_finished(game=knot(people, SECOND, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 1)))  # committed late
     assert _skill() == _openskill([FIRST, SECOND])
     in_order = list(
         RatingSnapshot.objects.order_by("finished_at", "player_id").values_list(
@@ -166,7 +153,7 @@ def test_a_result_that_finishes_before_another_of_its_players_replays_the_kind(p
 
 
 def test_two_seat_games_of_the_kind_are_rated_with_plackett_luce_too(people):
-    result = rating_game_finished(game=race(people, {"ann": 1, "bob": 1}, at(2025, 3, 1)))
+    result = rating_game_finished(game=knot(people, {"ann": 1, "bob": 1}, at(2025, 3, 1)))
     assert result is not None
     assert (result.player1.name, result.player2.name, result.score1) == ("ann", "bob", 0.5)
     assert _skill() == _openskill([{"ann": 1, "bob": 1}])
@@ -176,7 +163,7 @@ def test_two_seat_games_of_the_kind_are_rated_with_plackett_luce_too(people):
 def test_kinds_keep_their_own_ratings(people):
     celtic = finished_game(people["ann"], people["bob"], "1-0", at(2025, 3, 1))
     rating_game_finished(game=celtic)
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 2)))
     ann = {r.kind: r for r in PlayerRating.objects.filter(player__name="ann")}
     assert (ann["celtic"].elo, ann["celtic"].games, ann["celtic"].mu) == (1520.0, 1, None)
     assert (ann[KIND].games, ann[KIND].elo) == (1, None)
@@ -189,9 +176,9 @@ def test_kinds_keep_their_own_ratings(people):
 
 
 def test_an_adjudicated_finishing_order_re_rates_the_kind(people):
-    first = race(people, FIRST, at(2025, 3, 1))
+    first = knot(people, FIRST, at(2025, 3, 1))
     rating_game_finished(game=first)
-    rating_game_finished(game=race(people, SECOND, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, SECOND, at(2025, 3, 2)))
     celtic = finished_game(people["ann"], people["eve"], "0-1", at(2025, 3, 3))
     rating_game_finished(game=celtic)
     celtic_before = list(PlayerRating.objects.filter(kind="celtic").values_list())
@@ -209,9 +196,9 @@ def test_an_adjudicated_finishing_order_re_rates_the_kind(people):
 
 
 def test_an_annulled_game_no_longer_counts_for_any_of_its_players(people):
-    first = race(people, FIRST, at(2025, 3, 1))
+    first = knot(people, FIRST, at(2025, 3, 1))
     rating_game_finished(game=first)
-    rating_game_finished(game=race(people, {"ann": 1, "bob": 2}, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, {"ann": 1, "bob": 2}, at(2025, 3, 2)))
     result = rating_game_changed(game=replace(first, status="annulled"))
     assert result is not None and result.annulled
     assert _skill() == _openskill([{"ann": 1, "bob": 2}])  # cy played only the annulled one
@@ -222,15 +209,15 @@ def test_an_annulled_game_no_longer_counts_for_any_of_its_players(people):
 
 
 def test_an_unrated_or_unfinished_game_is_not_rated(people):
-    game = race(people, FIRST, at(2025, 3, 1))
+    game = knot(people, FIRST, at(2025, 3, 1))
     assert rating_game_finished(game=replace(game, rated=False)) is None
     assert rating_game_finished(game=replace(game, status="active", finished_at=None)) is None
     assert not RatedResult.objects.exists()
 
 
 def test_the_rating_change_of_each_player_of_a_game(people):
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 1)))
-    game = race(people, SECOND, at(2025, 3, 2))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 1)))
+    game = knot(people, SECOND, at(2025, 3, 2))
     rating_game_finished(game=game)
     changes = rating_changes_for_game(game_id=game.pk)
     assert set(changes) == {people[name].pk for name in SECOND}
@@ -247,7 +234,7 @@ def test_the_rating_change_of_each_player_of_a_game(people):
 
 def test_recompute_of_one_kind_leaves_the_others(people):
     rating_game_finished(game=finished_game(people["ann"], people["bob"], "1-0", at(2025, 3, 1)))
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 2)))
     PlayerRating.objects.filter(kind="celtic").update(elo=1.0)
     summary = ratings_recompute(kind=KIND)
     assert (summary.results, summary.players, summary.changed) == (1, 3, 0)
@@ -263,8 +250,8 @@ def test_recompute_of_one_kind_leaves_the_others(people):
 @pytest.fixture
 def two_lists(people):
     rating_game_finished(game=finished_game(people["dee"], people["eve"], "1-0", at(2025, 6, 1)))
-    rating_game_finished(game=race(people, FIRST, at(2025, 6, 2)))
-    rating_game_finished(game=race(people, SECOND, at(2025, 6, 3)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 6, 2)))
+    rating_game_finished(game=knot(people, SECOND, at(2025, 6, 3)))
     with time_machine.travel(NOW, tick=False):
         yield
 
@@ -328,15 +315,15 @@ def test_the_player_api_answers_per_kind(api_client, two_lists):
 
 def test_the_ranking_page_offers_the_kinds_with_results(client, two_lists):
     html = client.get(reverse("rankings:list")).content.decode()
-    assert f'href="?kind={KIND}">Race</a>' in html
+    assert f'href="?kind={KIND}">{NAME}</a>' in html
     assert "dee" in html and ">cy<" not in html
-    race_page = client.get(reverse("rankings:list"), {"kind": KIND})
-    assert race_page.context["kind"] == KIND
+    knot_page = client.get(reverse("rankings:list"), {"kind": KIND})
+    assert knot_page.context["kind"] == KIND
     expected = _openskill([FIRST, SECOND])
     by_rating = sorted(expected, key=lambda n: -(expected[n][0] - 3 * expected[n][1]))
-    assert [e.name for e in race_page.context["entries"]] == by_rating
-    text = race_page.content.decode()
-    assert "World ranking of Race" in text and "Plackett-Luce" in text
+    assert [e.name for e in knot_page.context["entries"]] == by_rating
+    text = knot_page.content.decode()
+    assert f"World ranking of {NAME}" in text and "Plackett-Luce" in text
     assert f'value="{KIND}"' in text  # the filters keep the kind
     unknown = client.get(reverse("rankings:list"), {"kind": "nope"})
     assert unknown.context["kind"] == "celtic"
@@ -345,10 +332,10 @@ def test_the_ranking_page_offers_the_kinds_with_results(client, two_lists):
 def test_the_player_pages_show_each_kind_played(client, people, two_lists):
     response = client.get(reverse("players:detail", args=["dee"]))
     summaries = response.context["ratings"]
-    assert [(s.kind, s.kind_name) for s in summaries] == [("celtic", "Celtic!"), (KIND, "Race")]
+    assert [(s.kind, s.kind_name) for s in summaries] == [("celtic", "Celtic!"), (KIND, NAME)]
     assert summaries[1].entry.skill is not None and summaries[1].chart is None
     html = response.content.decode()
-    assert "<h3" in html and "Race</h3>" in html and "&mu;" in html
+    assert f"{NAME}</h3>" in html and "&mu;" in html
     ann = PlayerRating.objects.get(player__name="ann", kind=KIND)
     assert client.get(reverse("players:detail", args=["ann"])).context["ratings"][0].kind == KIND
     ranking_page = client.get(reverse("rankings:player", args=[ann.player_id]), {"kind": KIND})
@@ -360,7 +347,7 @@ def test_the_player_pages_show_each_kind_played(client, people, two_lists):
 
 
 def test_recompute_command_takes_a_kind(people):
-    rating_game_finished(game=race(people, FIRST, at(2025, 3, 2)))
+    rating_game_finished(game=knot(people, FIRST, at(2025, 3, 2)))
     out = StringIO()
     call_command("ratings_recompute", "--kind", KIND, stdout=out)
     assert "Recomputed 1 results" in out.getvalue()
