@@ -104,6 +104,14 @@ def _game_placings(game: Any) -> list[tuple[Any, int]] | None:
     return placings if len(placings) >= 2 else None
 
 
+def _finishing_order(placings: list[tuple[Any, int]]) -> tuple[list[int], list[int]]:
+    """The ranking players' ids (seat order) and their places, checked."""
+    player_ids = [player_for_user(user=user).pk for user, _ in placings]
+    places = [place for _, place in placings]
+    check_finish(player_ids, places)
+    return player_ids, places
+
+
 def _pair_columns(player_ids: list[int], places: list[int]) -> dict[str, Any]:
     """`player1`, `player2` and `score1` of a two-player result; empty for more players."""
     if len(player_ids) != 2:
@@ -136,9 +144,7 @@ def rating_game_finished(*, game: Any) -> RatedResult | None:
     placings = _game_placings(game)
     if placings is None:
         return None
-    player_ids = [player_for_user(user=user).pk for user, _ in placings]
-    places = [place for _, place in placings]
-    check_finish(player_ids, places)
+    player_ids, places = _finishing_order(placings)
     result = RatedResult.objects.create(
         kind=game.kind,
         finished_at=game.finished_at,
@@ -168,9 +174,7 @@ def rating_game_changed(*, game: Any) -> RatedResult | None:
         changed = not result.annulled
         result.annulled = True
     else:
-        player_ids = [player_for_user(user=user).pk for user, _ in placings]
-        places = [place for _, place in placings]
-        check_finish(player_ids, places)
+        player_ids, places = _finishing_order(placings)
         stored = list(result.placings.order_by("seat").values_list("player_id", "place"))
         order_changed = stored != list(zip(player_ids, places, strict=True))
         changed = order_changed or result.annulled or result.finished_at != game.finished_at
