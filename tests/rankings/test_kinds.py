@@ -215,6 +215,14 @@ def test_an_unrated_or_unfinished_game_is_not_rated(people):
     assert not RatedResult.objects.exists()
 
 
+def test_a_finishing_order_with_a_player_twice_is_refused(people):
+    game = knot(people, FIRST, at(2025, 3, 1))
+    twice = replace(game, seats=[(people["ann"], 1), (people["ann"], 2)])
+    with pytest.raises(ValueError, match="a player cannot finish twice in one game"):
+        rating_game_finished(game=twice)
+    assert not RatedResult.objects.exists()
+
+
 def test_the_rating_change_of_each_player_of_a_game(people):
     rating_game_finished(game=knot(people, FIRST, at(2025, 3, 1)))
     game = knot(people, SECOND, at(2025, 3, 2))
