@@ -148,7 +148,7 @@ def test_an_earlier_result_between_other_players_is_rated_in_place(users, monkey
     rating_game_finished(game=finished_game(ann, bob, "0-1", at(2025, 3, 4)))
     assert replays == []  # only cy and dee played later
     rating_game_finished(game=finished_game(ann, cy, "1/2-1/2", at(2025, 3, 3)))
-    assert replays == [{"since": at(2025, 3, 3)}]  # cy played later: replayed from then
+    assert replays == [{"since": at(2025, 3, 3), "kind": "celtic"}]  # cy played later: from then
     ratings, snapshots = _ratings(), _snapshots()
     out = StringIO()
     call_command("ratings_recompute", stdout=out)
