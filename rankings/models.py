@@ -251,6 +251,15 @@ class PlayerRating(models.Model):
         shown = self.elo if self.elo is not None else self.mu
         return f"{self.player_id} ({self.kind}): {shown or 0:.1f}"
 
+    @property
+    def shown(self) -> float:
+        """The rating people see: Elo for Celtic!, the Plackett-Luce display otherwise."""
+        if self.elo is not None:
+            return self.elo
+        from rankings.conf import skill_params
+
+        return self.to_skill_state().display(skill_params())
+
     def to_state(self) -> PlayerState:
         return PlayerState(
             elo=EloState(

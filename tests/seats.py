@@ -8,7 +8,7 @@ COLOUR = {1: "orange", 2: "blue", None: ""}
 
 
 def to_move(game: Any) -> str:
-    """"orange" or "blue" while the game goes on, "" once it is over."""
+    """ "orange" or "blue" while the game goes on, "" once it is over."""
     return COLOUR[game.seat_to_move]
 
 
