@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.kinds.base import State, Step, StepKind
+from games.kinds.base import Chance, State, Step, StepKind
 from games.models import Game, Move
 
 
@@ -22,18 +22,21 @@ def step_to_row_fields(step: Step) -> dict[str, object]:
     return {"seat": step.seat, "kind": step.kind.value, "notation": step.notation}
 
 
-def replay(rows: Iterable[Move], game: Game) -> State:
-    """The position of ``game`` after ``rows`` (its moves, in order)."""
+def replay(rows: Iterable[Move], game: Game, *, chance: Chance | None = None) -> State:
+    """The position of ``game`` after ``rows`` (its moves, in order); play from it draws
+    from ``chance``, by default the game's own."""
     steps = [row_to_step(row) for row in rows]
-    return game.game_kind.replay(game.seat_count, steps, options=game.options, chance=game.chance)
+    chance = chance or game.chance
+    return game.game_kind.replay(game.seat_count, steps, options=game.options, chance=chance)
 
 
-def game_state(game: Game, *, ply: int | None = None) -> State:
-    """The position of ``game`` after ``ply`` turns (default: now)."""
+def game_state(game: Game, *, ply: int | None = None, chance: Chance | None = None) -> State:
+    """The position of ``game`` after ``ply`` turns (default: now); ``chance`` as for
+    ``replay``."""
     rows = game.moves.order_by("ply")
     if ply is not None:
         rows = rows.filter(ply__lt=ply)
-    return replay(rows, game)
+    return replay(rows, game, chance=chance)
 
 
 def position_data(game: Game, state: State) -> dict[str, object]:

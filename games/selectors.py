@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -21,7 +22,7 @@ from celtictext import ordinal
 from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
 from games.engine import game_state, replay
-from games.kinds.base import ChoiceNotationError, KindError, State
+from games.kinds.base import Chance, ChoiceNotationError, KindError, SeededChance, State
 from games.models import (
     Challenge,
     ConditionalLine,
@@ -146,8 +147,12 @@ ANALYSIS_MAX_MOVES = 100
 def analysis_position(*, game: Game, moves: Sequence[str], ply: int | None = None) -> State:
     """The position after ``moves`` tried in turn from the game's position after ``ply``
     turns (default: now), automatic passes included. Nothing is stored: the game never sees
-    an analysis. A move that does not parse or is illegal is refused, naming its place."""
-    state = game_position(game=game, ply=ply)
+    an analysis. A move that does not parse or is illegal is refused, naming its place.
+
+    In a kind with chance the tried moves draw from a public source (derived from the seed's
+    commitment), never from the game's secret seed: an analysis must not show the flips the
+    game itself will make."""
+    state = game_position(game=game, ply=ply, chance=_analysis_chance(game))
     if len(moves) > ANALYSIS_MAX_MOVES:
         raise errors.DomainError(
             f"{len(moves)} moves were tried; at most {ANALYSIS_MAX_MOVES} are allowed.",
@@ -189,13 +194,21 @@ def game_list_live_status(*, user: AbstractBaseUser) -> dict[str, object]:
     return {"your_turn": sum(1 for row in rows if row["your_turn"]), "games": rows}
 
 
-def game_position(*, game: Game, ply: int | None = None) -> State:
-    """The position after ``ply`` turns (default: the current one), replayed from the moves."""
+def _analysis_chance(game: Game) -> SeededChance | None:
+    """The chance an analysis of ``game`` draws from: public, and the same on every reload."""
+    if not game.chance_seed:
+        return None
+    return SeededChance(hashlib.sha256(f"{game.chance_commitment}:analysis".encode()).digest())
+
+
+def game_position(*, game: Game, ply: int | None = None, chance: Chance | None = None) -> State:
+    """The position after ``ply`` turns (default: the current one), replayed from the moves;
+    ``chance``: what play from it draws from (default: the game's own)."""
     if ply is not None and not 0 <= ply <= game.ply:
         raise errors.DomainError(
             f"ply {ply} is outside this game: expected 0 to {game.ply}.", code="invalid_ply"
         )
-    return game_state(game, ply=ply)
+    return game_state(game, ply=ply, chance=chance)
 
 
 def game_moves_and_position(*, game: Game) -> tuple[list[Move], State]:
