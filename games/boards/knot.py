@@ -125,10 +125,10 @@ def board_spots(state: KnotState, *, clickable: bool) -> list[Spot]:
 
 
 def choice_role(state: KnotState) -> str:
-    """What the choices are now, in words for the form's legend."""
+    """What the choices are now, in a sentence above them."""
     if state.core.phase == Phase.ROUTE:
-        return "Choose a highlighted destination"
-    return "Choose a square holding your coins: all of them there are flipped"
+        return "Choose a highlighted destination."
+    return "Choose a square holding your coins: every coin of yours there is flipped."
 
 
 def flips_words(state: KnotState, *, who: str) -> str:

@@ -89,7 +89,10 @@ def test_the_player_to_act_gets_a_button_on_each_square_holding_their_coins(game
     assert spot_buttons(html, "square") == START_SQUARES
     assert 'aria-label="Flip your 1 coin on a1"' in html
     assert f'action="{reverse("games:game_move", args=[game.pk])}"' in html
-    assert "Your move: choose a square holding your coins" in html
+    assert (
+        "Your move. Choose a square holding your coins: every coin of yours there is flipped."
+        in html
+    )
     assert "No moves yet: every seat has a coin on each X and O, and Red begins." in html
 
 
@@ -114,7 +117,7 @@ def test_after_a_square_the_flips_and_the_destinations_are_shown(game) -> None:
     assert spot_buttons(html, "destination") == ["a2", "b1"]
     assert spot_buttons(html, "square") == []
     assert marked(html, "stack") == ["a1"]
-    assert "Your move: choose a highlighted destination" in html
+    assert "Your move. Choose a highlighted destination. Click it on the board or here." in html
 
     others = page_of(game, "ben")
     assert "Red flipped H: 1, the stack on a1." in others
@@ -184,5 +187,16 @@ def test_the_analysis_board_links_each_choice_over_its_square(game) -> None:
     html = Client().get(url).content.decode()
     links = re.findall(r'<a href="[^"]*line=(\w+)" rel="nofollow" class="knot-spot square"', html)
     assert links == START_SQUARES
-    assert "Red to act: choose a square holding your coins" in html
+    assert "Red to act. Choose a square holding your coins" in html
     assert html.count("6 coins · 54 to go") == 4
+
+
+def test_the_analysis_board_shows_the_flips_of_a_square_tried_and_links_its_destinations(
+    game,
+) -> None:
+    url = reverse("games:game_analysis", args=[game.pk])
+    html = Client().get(url, {"line": "a1"}).content.decode()
+    (points,) = re.findall(r"Red flipped [HT]: ([12]), the stack on a1\.", html)
+    links = re.findall(r'line=a1%2C(\w+)" rel="nofollow" class="knot-spot destination"', html)
+    assert links == {"1": ["a2", "b1"], "2": ["a3", "c1"]}[points]
+    assert re.findall(r'<span class="knot-spot stack" [^>]*title="[^"]* (\w+)"', html) == ["a1"]
