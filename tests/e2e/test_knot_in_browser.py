@@ -93,9 +93,10 @@ def test_play_turns_by_clicking_the_board_at_desktop_and_phone_width(
     ]
     shot(ann, "desktop-2-flips")
     click_spot(ann, "destination", "a2")
-    assert "You flipped T H: 3, the stack on a2 (an extra move)." in ann.locator(
-        ".knot-flips"
-    ).inner_text()
+    assert (
+        "You flipped T H: 3, the stack on a2 (an extra move)."
+        in ann.locator(".knot-flips").inner_text()
+    )
     shot(ann, "desktop-3-extra-move")
     click_spot(ann, "destination", "c3")
     assert ann.locator("button.knot-spot").count() == 0
