@@ -124,3 +124,38 @@ def test_play_turns_by_clicking_the_board_at_desktop_and_phone_width(
     game.refresh_from_db()
     assert game.seat_to_move == 3
     assert [move.seat for move in game.moves.order_by("ply")][:3] == [1, 1, 1]
+
+
+def test_the_finished_game_and_the_analysis_board_on_a_phone(live_server, browser, game) -> None:
+    users = get_user_model().objects
+    for quitter in ("ben", "cat", "dan"):
+        services.game_resign(game_id=game.pk, user=users.get(username=quitter))
+    page = signed_in_page(browser, live_server.url, "ben", PHONE)
+
+    page.goto(live_server.url + reverse("games:game", args=[game.pk]))
+    assert page.locator("#flip-seed").inner_text() == SEED
+    page.get_by_text("How to check the flips").click()
+    assert page.locator("#fair-flips-check pre").is_visible()
+    assert too_wide_on_phone(page) is None
+    assert serious_violations(page) == []
+    shot(page, "phone-4-over")
+
+    page.goto(live_server.url + reverse("games:game_analysis", args=[game.pk]))
+    assert page.locator("a.knot-spot").count() == 0  # over: nothing to try
+    assert "The game is over in this line." in page.locator("main").inner_text()
+
+
+def test_the_analysis_board_tries_a_square_and_a_destination(live_server, browser, game) -> None:
+    page = signed_in_page(browser, live_server.url, "cat", DESKTOP)
+    page.goto(live_server.url + reverse("games:game_analysis", args=[game.pk]))
+    with page.expect_navigation():
+        page.locator("a.knot-spot.square").first.click()
+    assert page.locator(".knot-flips").inner_text().startswith("Red flipped ")
+    shot(page, "desktop-4-analysis")
+    destination = page.locator("a.knot-spot.destination").first
+    with page.expect_navigation():
+        destination.click()
+    assert page.locator(".analysis-line li").count() == 2
+    assert serious_violations(page) == []
+    page.set_viewport_size(PHONE)
+    assert too_wide_on_phone(page) is None
