@@ -77,13 +77,16 @@ def analysis_board(request: AnalysisRequest) -> dict[str, Any]:
     """The position tried, its choices as links over the board and in the side panel."""
     game, state = request.game, knot_state(request.state)
     mover = state.to_act
-    spots = board_spots(state, clickable=True)
+    spots = board_spots(state, clickable=True)  # anyone may try either side's choices
     return {
         "board": game.game_kind.svg(state),
         "spots": [
-            {"spot": one, "url": request.line_url([*request.line, one.choice])}
-            if one.role != "stack"
-            else {"spot": one, "url": None}
+            {
+                "spot": one,
+                "url": None
+                if one.role == "stack"
+                else request.line_url([*request.line, one.choice]),
+            }
             for one in spots
         ],
         "legal": [
@@ -132,7 +135,8 @@ def choice_role(state: KnotState) -> str:
 
 
 def flips_words(state: KnotState, *, who: str) -> str:
-    """``You flipped H T: 3 on a1.`` while a destination is to be chosen, else empty."""
+    """``You flipped H T: 3, the stack on a1.`` while a destination is to be chosen, else
+    empty; in an extra move it says so."""
     core = state.core
     if core.phase != Phase.ROUTE:
         return ""
