@@ -348,14 +348,14 @@ def test_an_empty_move_form_says_how_to_write_a_move(counting_game) -> None:
     ]
 
 
-def test_a_built_in_kind_with_chance_is_drawn_by_the_generic_board() -> None:
+def test_a_built_in_kind_with_chance_is_drawn_by_its_own_board() -> None:
     ann, ben, cat = make_user("ann"), make_user("ben"), make_user("cat")
     game = services.game_start(players=[ann, ben, cat], kind="knot")
     url = reverse("games:game", args=[game.pk])
     mover = logged_in(ann).get(url)
     assert mover.status_code == 200
     assert mover.context["choices"] == game.game_kind.replay(3, []).legal_choices()
-    assert mover.context["board_template"] == "games/kinds/generic/board.html"
+    assert mover.context["board_template"] == "games/kinds/knot/board.html"
     waiting = logged_in(ben).get(url).content.decode()
     assert '<span class="red">Red</span> (ann) to move.' in waiting
     assert 'id="conditional"' not in waiting  # no conditional moves with chance or three seats
