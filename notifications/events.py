@@ -33,7 +33,7 @@ from games.models import Challenge, Game, GameMessage
 from games.selectors import game_clock, game_position, termination_text
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
-from notifications.position import POSITION_PLY
+from notifications.position import POSITION_PLY, REPLY_PLY
 from notifications.reply_tokens import (
     challenge_reply_token_make,
     reply_address,
@@ -144,6 +144,7 @@ def on_deadline_near(
     context = game_context(game, user)
     clock = {"paused": reading.paused, "resumes_at": reading.resumes_at}
     context.update(time_left=reading.time_left, hours=hours, clock=clock)
+    context[REPLY_PLY] = game.ply  # the worker says what a reply names now
     row = notify(
         user=user,
         event=Event.DEADLINE_REMINDER,

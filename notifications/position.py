@@ -27,6 +27,9 @@ from games.selectors import game_position
 BOARD_CID = "board@celtic"
 # The context key that asks the worker to show the game's position after this many turns.
 POSITION_PLY = "position_ply"
+# The context key that asks the worker only how a reply moves after this many turns (a
+# reminder: no board, but the square or destination a reply names).
+REPLY_PLY = "reply_ply"
 
 _LEFT_BY = {"resign": "resigned", "timeout": "ran out of time"}
 
@@ -38,9 +41,12 @@ def position_for_email(
     into its ``game``), seen by ``user``, and the board's SVG (empty without ``board``: for
     an email that is never sent on its own); nothing when it asks for none."""
     ply = context.get(POSITION_PLY)
+    game = context.get("game")
+    if ply is None and context.get(REPLY_PLY) is not None:
+        state = game_position(game=game, ply=context[REPLY_PLY])
+        return {"reply_instruction": reply_instruction(game.game_kind.position_data(state))}, ""
     if ply is None:
         return {}, ""
-    game = context["game"]
     state = game_position(game=game, ply=ply)
     svg = position_svg(game, state=state, seat=game.seat_of(user)) if board else ""
     return position_context(game, state=state, user=user), svg

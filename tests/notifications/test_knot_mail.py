@@ -4,6 +4,7 @@ with the whole finishing order and rating changes, and the seed kept out of ever
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -15,9 +16,10 @@ from games.kinds.celtic.errors import Rule
 from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
+from notifications.events import on_deadline_near
 from notifications.inbound import _rule_text, inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail
-from notifications.position import turns_since
+from notifications.position import choice_answer, turns_since
 from notifications.services import outbox_email_send
 from rankings.selectors import rating_changes_for_game
 from tests.accounts.factories import make_user
@@ -125,7 +127,7 @@ def test_the_turn_email_shows_the_board_the_other_seats_turns_and_the_coins_left
 
 
 def test_a_square_by_email_gets_the_flips_then_a_destination_plays(players):
-    game = knot_game(players[:3])
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
     game = play_turn(game)  # ann's turn, so that ben gets a turn email to answer
     row = send(latest("your_turn", players[1]))
     square = game_position(game=game).legal_choices()[0]
@@ -134,9 +136,7 @@ def test_a_square_by_email_gets_the_flips_then_a_destination_plays(players):
     game.refresh_from_db()
     data = game.game_kind.position_data(game_position(game=game))
     answer = send(latest("email_move_reply", players[1]))
-    if data["phase"] != "route":  # the flips reached nowhere: the turn passed
-        assert "no destination is reachable, so your turn passed" in answer.body_text
-        return
+    assert data["phase"] == "route"  # with this seed, the flips reach somewhere
     flips = data["flips"]
     assert inbound.notation == f"{square} {flips}"
     assert (
@@ -276,3 +276,39 @@ def test_turns_since_the_players_last_are_record_lines_and_departures_are_senten
         "Red played c3 HT",
     ]
     assert turns_since(game, [], seat=1, to_act=1) == []
+
+
+def test_a_reminder_says_what_a_reply_names_now(players):
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
+    now = game.deadline - timedelta(hours=20)
+    assert on_deadline_near(game, hours=24, now=now)
+    row = send(latest("deadline_reminder", players[0]))
+    first = game_position(game=game).legal_choices()[0]
+    assert f"reply with the square you move from, e.g. {first}" in row.body_text
+    assert "f5 NE" not in row.body_text and not row.board_svg
+    game = play(game, first)
+    assert game.seat_to_move == 1  # with this seed, a1's flips reach somewhere
+    assert on_deadline_near(game, hours=24, now=now)
+    row = send(latest("deadline_reminder", players[0]))
+    data = game.game_kind.position_data(game_position(game=game))
+    assert f"reply with your destination: {', '.join(data['destinations'])}" in row.body_text
+
+
+def test_flips_that_reach_nowhere_are_answered_with_the_pass():
+    square = {"phase": "square", "to_act": 1}
+    route = {"phase": "route", "to_act": 1, "stack": "a1", "flips": "H", "destinations": ["a2"]}
+    next_seat = {"phase": "square", "to_act": 2, "flips": None}
+    flipped = [Step(1, StepKind.MOVE, "a1 HH"), Step(1, StepKind.PASS)]
+    assert choice_answer(square, next_seat, played=flipped, seat=1) == [
+        "You flipped H H: 2: no destination is reachable, so your turn passed."
+    ]
+    landed = [Step(1, StepKind.MOVE, "a2 TT"), Step(1, StepKind.PASS)]
+    assert choice_answer(route, next_seat, played=landed, seat=1) == [
+        "Your stack on a1 moved to a2.",
+        "The landing earns an extra move, the stack on a2 moves again.",
+        "You flipped T T: 4: no destination is reachable, so your turn passed.",
+    ]
+    assert choice_answer(route, next_seat, played=[Step(1, StepKind.MOVE, "a2")], seat=1) == [
+        "Your stack on a1 moved to a2."
+    ]
+    assert choice_answer({"to_act": 1}, next_seat, played=flipped, seat=1) == []  # no phases
