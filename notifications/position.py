@@ -61,8 +61,9 @@ def position_svg(game: Game, *, state: State, seat: int | None = None) -> str:
 def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
     """What a turn email shows of the position: the other seats' turns since ``user``'s
     last one, the kind's text drawing (for the plain text), what each seat has left, the
-    flips waiting for a destination, how to reply, and ``board_cid`` (the inline PNG the
-    HTML part shows, see ``position_svg``)."""
+    flips waiting for a destination, how to reply, the number of the turn (for a kind that
+    counts turns apart from steps), and ``board_cid`` (the inline PNG the HTML part shows,
+    see ``position_svg``)."""
     seat = game.seat_of(user)
     data = game.game_kind.position_data(state)
     left_title, left = _pieces_left(game, data, seat=seat)
@@ -73,6 +74,7 @@ def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
         "tiles_left": left,
         "flips_line": flips_line(data) if seat is not None and data.get("to_act") == seat else "",
         "reply_instruction": reply_instruction(data),
+        "move_number": data["turns"] + 1 if isinstance(data.get("turns"), int) else None,
         "board_cid": BOARD_CID,
     }
 

@@ -109,7 +109,8 @@ def test_the_turn_email_shows_the_board_the_other_seats_turns_and_the_coins_left
     for line in lines[2:]:
         assert f"{line} ({names[int(line.split()[0]) - 1]})." in row.body_text
     assert f"{lines[1]} (" not in row.body_text
-    assert "It is your move as Blue" in row.body_text
+    assert f"It is your move as Blue in game #{game.pk} against " in row.body_text
+    assert "(move 6)" in row.body_text  # five turns played, whatever their steps
     assert "against ann, cai and dee" in row.body_text
     state = game_position(game=game)
     data = game.game_kind.position_data(state)
