@@ -39,7 +39,8 @@ def position_for_email(
 ) -> tuple[dict[str, Any], str]:
     """What the templates show of the position ``context`` asks for (``POSITION_PLY`` turns
     into its ``game``), seen by ``user``, and the board's SVG (empty without ``board``: for
-    an email that is never sent on its own); nothing when it asks for none."""
+    an email that is never sent on its own); with ``REPLY_PLY`` instead, only what a reply
+    names then; nothing when it asks for neither."""
     ply = context.get(POSITION_PLY)
     game = context.get("game")
     if ply is None and context.get(REPLY_PLY) is not None:
