@@ -126,7 +126,7 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
 
     # the worker renders the email and draws its board; the request only stores its context
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
-    monkeypatch.setattr("notifications.position.board_svg", no_rendering)
+    monkeypatch.setattr("notifications.position.position_svg", no_rendering)
     game = services.game_start(players=[alice, bob])
     alice_api, bob_api = token_client(alice), token_client(bob)
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
