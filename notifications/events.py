@@ -290,10 +290,11 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     )
 
 
-def on_challenge_declined(challenge: Challenge) -> None:
-    """Tell the challenger that the player they challenged declined."""
+def on_challenge_declined(challenge: Challenge, *, by: Any = None) -> None:
+    """Tell the challenger that a player they challenged (``by``, default: the opponent)
+    declined."""
     user = challenge.challenger
-    context = _challenge_context(challenge, opponent_name=player_name(challenge.opponent))
+    context = _challenge_context(challenge, opponent_name=player_name(by or challenge.opponent))
     notify(
         user=user,
         event=Event.CHALLENGE_DECLINED,
