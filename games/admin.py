@@ -198,10 +198,22 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [GameSeatInline, MoveInline]
     actions = ["annul", "adjudicate"]
-    readonly_fields = [f.name for f in Game._meta.fields]
+    # The seed of a kind with chance stays secret while the game runs, from moderators too:
+    # its commitment is shown, the seed only once the game is over.
+    readonly_fields = [
+        *(f.name for f in Game._meta.fields if f.name != "chance_seed"),
+        "chance_commitment",
+        "chance_seed_revealed",
+    ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).with_players()
+
+    @admin.display(description="chance seed")
+    def chance_seed_revealed(self, game: Game) -> str:
+        if not game.chance_seed:
+            return "—"
+        return "(secret until the game ends)" if game.is_active else game.chance_seed
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:
