@@ -143,6 +143,16 @@ def test_suspending_an_invited_player_closes_the_challenge(people):
     assert challenge.status == "cancelled"
 
 
+def test_every_invited_player_hears_of_the_challenge_by_email(people):
+    challenge = invite(people, "ben", "cat")
+    received = OutboxEmail.objects.filter(event="challenge_received").order_by("recipient_id")
+    assert [row.recipient.username for row in received] == ["ben", "cat"]
+    assert [row.context["challenger_name"] for row in received] == ["ann", "ann"]
+    assert [row.dedupe_key for row in received] == [
+        f"challenge_received:{challenge.pk}:{people[name].pk}" for name in ("ben", "cat")
+    ]
+
+
 def test_the_decline_email_names_the_player_who_declined(people):
     challenge = invite(people, "ben", "cat")
     services.challenge_decline(challenge_id=challenge.pk, user=people["cat"])
