@@ -243,9 +243,9 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     challenge = _challenge_locked(challenge_id)
     _require_open(challenge)
     if not _addressed_to(challenge, user):
+        who = "the invited players" if challenge.invitations.exists() else "the challenged player"
         raise errors.NotPermitted(
-            "Only a challenged player can decline a direct challenge.",
-            code="not_addressed_to_you",
+            f"Only {who} can decline a direct challenge.", code="not_addressed_to_you"
         )
     if challenge.entrants.filter(user=user).exists():
         raise errors.Conflict(

@@ -78,7 +78,7 @@ def test_only_invited_players_may_accept_or_decline(people):
     challenge = invite(people, "ben", "cat")
     with pytest.raises(errors.NotPermitted, match="addressed to someone else"):
         services.challenge_accept(challenge_id=challenge.pk, user=people["eve"])
-    with pytest.raises(errors.NotPermitted, match="Only a challenged player"):
+    with pytest.raises(errors.NotPermitted, match="Only the invited players can decline"):
         services.challenge_decline(challenge_id=challenge.pk, user=people["eve"])
 
 
