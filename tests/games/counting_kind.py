@@ -99,7 +99,12 @@ class CountingKind(GameKind):
         return CountingState(seat_count)
 
     def replay(
-        self, seat_count: int, steps: Sequence[Step], *, options: Options | None = None
+        self,
+        seat_count: int,
+        steps: Sequence[Step],
+        *,
+        options: Options | None = None,
+        chance: Chance | None = None,
     ) -> CountingState:
         state = self.new_state(seat_count)
         for step in steps:

@@ -23,7 +23,7 @@ def play_seeded(game: Game, seed: int) -> Game:
         if not game.is_active:
             return game
         state = selectors.game_position(game=game)
-        move = rng.choice(sorted(str(m) for m in state.legal_moves()))
+        move = rng.choice(sorted(str(m) for m in state.legal_choices()))
         services.move_submit(
             game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
@@ -285,7 +285,7 @@ def test_every_column_a_move_changes_is_saved(alice, bob):
     passes = 0
     while game.is_active:
         state = selectors.game_position(game=game)
-        move = rng.choice(sorted(str(m) for m in state.legal_moves()))
+        move = rng.choice(sorted(str(m) for m in state.legal_choices()))
         outcome = services.move_submit(
             game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )

@@ -27,7 +27,7 @@ DAY = timedelta(days=1)
 
 
 def first_move(game: Game) -> str:
-    return str(sorted(selectors.game_position(game=game).legal_moves(), key=str)[0])
+    return str(sorted(selectors.game_position(game=game).legal_choices(), key=str)[0])
 
 
 def play(game: Game, user) -> Game:

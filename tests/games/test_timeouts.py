@@ -32,7 +32,7 @@ def started(alice, bob) -> Game:
 
 def play_first_move(game: Game, user, *, at: datetime) -> Game:
     """Orange plays the first legal move (in text order) at ``at``; Blue's clock starts."""
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     return services.move_submit(
         game_id=game.pk, user=user, expected_ply=0, notation=move, now=at
     ).game
@@ -76,7 +76,7 @@ def test_player_to_move_loses_on_time(alice, bob, started):
 
 def test_orange_out_of_time_after_moves_loses_with_blue_winning(alice, bob, started):
     game = play_first_move(started, alice, at=T0 + timedelta(hours=1))
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     game = services.move_submit(
         game_id=game.pk, user=bob, expected_ply=game.ply, notation=move, now=T0 + timedelta(hours=2)
     ).game

@@ -123,7 +123,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
             )
             send_all()
             sent = next(m for m in reversed(mail.outbox) if m.subject == turn.subject)
-            state = game_position(game=game)
+            state = game_position(game=game).engine
             # the position: the terminal board in text, the page's drawing as PNG in HTML
             assert f"Ply {game.ply}:" in turn.body_text
             png = inline_board(sent)

@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games.models import Game
+from games.models import Game, GameSeat
 from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
 from rankings.rating.history import GameRecord, RatingParams, replay
 from rankings.services import player_for_user, rating_game_changed, rating_game_finished
@@ -190,9 +190,11 @@ def test_adjudicating_a_new_result_recomputes(users):
 
 def test_changing_an_annulled_active_game_does_nothing(users):
     game = Game.objects.create(
-        orange=users["ann"], blue=users["bob"], status="annulled", result="",
-        finished_at=at(2025, 3, 1), turn_started_at=at(2025, 3, 1), to_move="",
+        status="annulled", result="", finished_at=at(2025, 3, 1),
+        turn_started_at=at(2025, 3, 1), seat_to_move=None,
     )  # fmt: skip
+    GameSeat.objects.create(game=game, seat=1, user=users["ann"])
+    GameSeat.objects.create(game=game, seat=2, user=users["bob"])
     assert rating_game_changed(game=game) is None
     assert not RatedResult.objects.exists()
 

@@ -131,8 +131,8 @@ API_ROWS = [
 def _reply_to_first_move(world: World) -> str:
     """A legal reply of the opponent (Blue) to the player's first move."""
     state = selectors.game_position(game=world.game)
-    state.apply(world.first_move)
-    return str(sorted(state.legal_moves(), key=str)[0])
+    state.play(world.first_move)
+    return str(sorted(state.legal_choices(), key=str)[0])
 
 
 def _opponents_line(world: World) -> ConditionalLine:
