@@ -19,6 +19,7 @@ from games.kinds.base import KindError
 from games.models import (
     Challenge,
     ChallengeEntrant,
+    ChallengeInvitation,
     Game,
     GameMessage,
     GameSeat,
@@ -299,6 +300,19 @@ class ChallengeEntrantInline(admin.TabularInline):
         return False
 
 
+class ChallengeInvitationInline(admin.TabularInline):
+    """The players a challenge to several invites: read-only (who accepted is an entrant)."""
+
+    model = ChallengeInvitation
+    extra = 0
+    can_delete = False
+    fields = ["user"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
     list_display = [
@@ -314,7 +328,7 @@ class ChallengeAdmin(admin.ModelAdmin):
         "created_at",
     ]
     list_filter = [KindFilter, "status", "rated", "clock_kind"]
-    inlines = [ChallengeEntrantInline]
+    inlines = [ChallengeInvitationInline, ChallengeEntrantInline]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Challenge._meta.fields]
