@@ -19,6 +19,7 @@ from games.kinds.base import KindError
 from games.models import (
     Challenge,
     ChallengeEntrant,
+    ChallengeInvitation,
     Game,
     GameMessage,
     GameSeat,
@@ -198,10 +199,22 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [GameSeatInline, MoveInline]
     actions = ["annul", "adjudicate"]
-    readonly_fields = [f.name for f in Game._meta.fields]
+    # The seed of a kind with chance stays secret while the game runs, from moderators too:
+    # its commitment is shown, the seed only once the game is over.
+    readonly_fields = [
+        *(f.name for f in Game._meta.fields if f.name != "chance_seed"),
+        "chance_commitment",
+        "chance_seed_revealed",
+    ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).with_players()
+
+    @admin.display(description="chance seed")
+    def chance_seed_revealed(self, game: Game) -> str:
+        if not game.chance_seed:
+            return "—"
+        return "(secret until the game ends)" if game.is_active else game.chance_seed
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:
@@ -287,6 +300,19 @@ class ChallengeEntrantInline(admin.TabularInline):
         return False
 
 
+class ChallengeInvitationInline(admin.TabularInline):
+    """The players a challenge to several invites: read-only (who accepted is an entrant)."""
+
+    model = ChallengeInvitation
+    extra = 0
+    can_delete = False
+    fields = ["user"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
     list_display = [
@@ -302,7 +328,7 @@ class ChallengeAdmin(admin.ModelAdmin):
         "created_at",
     ]
     list_filter = [KindFilter, "status", "rated", "clock_kind"]
-    inlines = [ChallengeEntrantInline]
+    inlines = [ChallengeInvitationInline, ChallengeEntrantInline]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Challenge._meta.fields]

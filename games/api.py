@@ -28,7 +28,14 @@ from games import serializers as s
 from games.clock import ClockReading
 from games.kinds import get_kind
 from games.kinds.base import KindError, State
-from games.models import Challenge, ChallengeEntrant, Game, IdempotentRequest, Move
+from games.models import (
+    Challenge,
+    ChallengeEntrant,
+    ChallengeInvitation,
+    Game,
+    IdempotentRequest,
+    Move,
+)
 
 _errors = error_responses(
     not_found="No such object (or not visible).",
@@ -97,6 +104,10 @@ class ReadOpenWriteThrottledApi(APIView):
 ENTRANTS_WITH_PLAYERS = Prefetch(
     "entrants", queryset=ChallengeEntrant.objects.select_related("user__profile")
 )
+#: The players each challenge to several of a page invites, read in one query.
+INVITED_PLAYERS = Prefetch(
+    "invitations", queryset=ChallengeInvitation.objects.select_related("user__profile")
+)
 
 
 class ChallengeListCreateApi(APIView):
@@ -128,7 +139,7 @@ class ChallengeListCreateApi(APIView):
             )
         challenges = challenges.select_related(
             "challenger__profile", "opponent__profile", "game"
-        ).prefetch_related(ENTRANTS_WITH_PLAYERS)
+        ).prefetch_related(ENTRANTS_WITH_PLAYERS, INVITED_PLAYERS)
         return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
 
     @extend_schema(
@@ -142,10 +153,14 @@ class ChallengeListCreateApi(APIView):
         opponent = (
             selectors.user_get_by_username(username=data["opponent"]) if data["opponent"] else None
         )
+        invited = [
+            selectors.user_get_by_username(username=username) for username in data["invited"]
+        ]
         tc = data.get("time_control", {}).get("time_control")
         challenge = services.challenge_create(
             challenger=request.user,
             opponent=opponent,
+            invited=invited,
             kind=data["kind"],
             seat_count=data["seat_count"],
             seat_choice=_challenger_seat(data),
@@ -371,8 +386,19 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         )
         read = (outcome.moves, outcome.state, outcome.clock)
         context = _game_context(outcome.game, request, read=read)
-        body = s.MoveOutcomeSerializer(outcome, context=context).data
+        answer = {
+            "turns": outcome.turns,
+            "flips": list(context["position"].get("flips") or ""),
+            "legal_moves": _legal_choices(outcome.state),
+            "game": outcome.game,
+        }
+        body = s.MoveOutcomeSerializer(answer, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _legal_choices(state: State) -> list[str]:
+    """What the seat to act may send now, sorted (none once the game is over)."""
+    return sorted(state.legal_choices()) if state.to_act is not None else []
 
 
 TRIED_MOVES = OpenApiParameter(
@@ -421,7 +447,7 @@ class GameLegalMovesApi(APIView):
                 "ply": len(state.steps),
                 "seat_to_move": seat,
                 "to_move": None if seat is None else game.seat_name(seat).lower(),
-                "moves": sorted(state.legal_choices()) if seat is not None else [],
+                "moves": _legal_choices(state) if seat is not None else [],
             }
         )
 

@@ -19,7 +19,7 @@ The events (see docs/ARCHITECTURE.md, "Events", for who listens):
 
 - ``challenge_created(challenge)``: a challenge or an open seek was made.
 - ``challenge_accepted(challenge, game)``: it was accepted and its game started.
-- ``challenge_declined(challenge)``: the challenged player declined it.
+- ``challenge_declined(challenge, by)``: a challenged player (``by``) declined it.
 - ``seek_joined(challenge, user)``: a player took a seat of an open seek for more than two
   that is not full yet.
 - ``game_started(games, announce)``: games began (one, or a tournament round's). ``announce``

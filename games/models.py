@@ -147,6 +147,26 @@ class ChallengeEntrant(models.Model):
         return f"{self.user} in challenge #{self.challenge_id}"
 
 
+class ChallengeInvitation(models.Model):
+    """A player named in a direct challenge to several (a game for three or more): they
+    accept (taking a seat, a ``ChallengeEntrant``) or decline, which closes the challenge for
+    everyone. The game starts when every invited player has accepted."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_invitations"
+    )
+
+    class Meta:
+        ordering = ["challenge", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="challenge_invitation_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to challenge #{self.challenge_id}"
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     """Filters on a game's seats, so code outside games never names them."""
 

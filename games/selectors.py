@@ -25,6 +25,7 @@ from games.engine import game_state, replay
 from games.kinds.base import Chance, ChoiceNotationError, KindError, SeededChance, State
 from games.models import (
     Challenge,
+    ChallengeInvitation,
     ConditionalLine,
     Game,
     GameMessage,
@@ -251,28 +252,41 @@ def game_record_data(*, game: Game) -> dict[str, object]:
     return game.game_kind.record_data(game_state(game), game_record_headers(game=game))
 
 
+#: An open seek: addressed to no opponent and inviting no one.
+_OPEN_TO_ANYONE = Q(opponent__isnull=True) & ~Exists(
+    ChallengeInvitation.objects.filter(challenge=OuterRef("pk"))
+)
+
+
 def challenge_list_open(*, exclude_user: AnyUser | None = None) -> QuerySet[Challenge]:
     """Open seeks that anyone may accept, newest first (none by a suspended player)."""
     seeks = Challenge.objects.filter(
-        status=Challenge.Status.OPEN, opponent__isnull=True, challenger__is_active=True
+        _OPEN_TO_ANYONE, status=Challenge.Status.OPEN, challenger__is_active=True
     )
     if exclude_user is not None and exclude_user.is_authenticated:
         seeks = seeks.exclude(challenger=exclude_user)
     return seeks.select_related("challenger")
 
 
+def _received_by(user: AbstractBaseUser) -> Q:
+    """Challenges addressed to ``user``: as the opponent, or among the invited players."""
+    invited = ChallengeInvitation.objects.filter(challenge=OuterRef("pk"), user=user)
+    return Q(opponent=user) | Q(Exists(invited))
+
+
 def challenge_list_for_user(*, user: AbstractBaseUser, scope: str = "all") -> QuerySet[Challenge]:
     """Challenges ``user`` sent (``outgoing``), received (``incoming``), or both."""
-    sent, received = Q(challenger=user), Q(opponent=user)
+    sent, received = Q(challenger=user), _received_by(user)
     condition = {"outgoing": sent, "incoming": received}.get(scope, sent | received)
     return Challenge.objects.filter(condition).select_related("challenger", "opponent")
 
 
 def challenge_get_visible(*, challenge_id: int, user: AnyUser) -> Challenge:
-    """A challenge is visible to its two players, and an open seek to everyone."""
-    visible = Q(opponent__isnull=True)
+    """A challenge is visible to its players (the challenger, the opponent or the invited),
+    and an open seek to everyone."""
+    visible = _OPEN_TO_ANYONE
     if user.is_authenticated:
-        visible |= Q(challenger=user) | Q(opponent=user)
+        visible |= Q(challenger=user) | _received_by(user)
     try:
         return Challenge.objects.select_related("challenger", "opponent").get(
             visible, pk=challenge_id

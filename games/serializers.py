@@ -118,7 +118,17 @@ class ChallengeInputSerializer(StrictJsonTypes, serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        help_text="Username of the player challenged; leave empty for an open seek.",
+        help_text="Username of the player challenged (a game for two); leave empty for an "
+        "open seek or a challenge to several (`invited`).",
+    )
+    invited = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        required=False,
+        default=list,
+        max_length=5,
+        help_text="Usernames of the players challenged to a game for three or more (2 to 5 "
+        "names; `seat_count` is then the challenger and them). Each accepts or declines; "
+        "the game starts when all have accepted, and one decline closes the challenge.",
     )
     kind = serializers.CharField(
         default=DEFAULT_KIND,
@@ -165,6 +175,11 @@ def seat_names(kind: GameKind, count: int) -> list[str]:
     return kind.seat_names(count) if count in kind.seats else []
 
 
+class InvitedPlayerSerializer(serializers.Serializer):
+    user = PlayerSerializer()
+    accepted = serializers.BooleanField(help_text="Whether they accepted (took their seat).")
+
+
 @extend_schema_serializer(deprecate_fields=["colour"])
 class ChallengeOutputSerializer(serializers.ModelSerializer):
     challenger = PlayerSerializer()
@@ -179,8 +194,13 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
         "random; null for a game of more than two."
     )
     entrants = serializers.SerializerMethodField(
-        help_text="The players who took a seat of an open seek for more than two, in the "
-        "order they joined (the challenger holds one more seat)."
+        help_text="The players who took a seat of an open seek for more than two, or "
+        "accepted a challenge to several, in the order they joined (the challenger holds "
+        "one more seat)."
+    )
+    invited = serializers.SerializerMethodField(
+        help_text="The players a challenge to several invites, each with whether they "
+        "accepted; empty for a challenge to one opponent or an open seek."
     )
     time_control = serializers.SerializerMethodField()
     game_id = serializers.SerializerMethodField()
@@ -196,6 +216,7 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
             "seat",
             "colour",
             "entrants",
+            "invited",
             "rated",
             "public",
             "window_forfeit",
@@ -220,6 +241,16 @@ class ChallengeOutputSerializer(serializers.ModelSerializer):
         if obj.seat_count <= 2:
             return []
         return [PlayerSerializer(entry.user).data for entry in obj.entrants.all()]
+
+    @extend_schema_field(InvitedPlayerSerializer(many=True))
+    def get_invited(self, obj: Challenge) -> list[dict[str, Any]]:
+        if obj.seat_count <= 2:
+            return []
+        seated = {entry.user_id for entry in obj.entrants.all()}
+        return [
+            {"user": PlayerSerializer(invited.user).data, "accepted": invited.user_id in seated}
+            for invited in obj.invitations.all()
+        ]
 
     @extend_schema_field(TimeControlOutputSerializer)
     def get_time_control(self, obj: Challenge) -> dict[str, Any]:
@@ -486,15 +517,30 @@ class GameDetailSerializer(GameSummarySerializer):
     )
     moves = serializers.SerializerMethodField()
     position = serializers.SerializerMethodField()
+    chance_commitment = serializers.CharField(
+        help_text="For a kind with chance (Celtic Knot's coin flips): the SHA-256 (hex) of "
+        "the secret seed every outcome is drawn from, published from the start (the record's "
+        "FlipCommit); empty for a kind without chance."
+    )
+    chance_seed = serializers.SerializerMethodField(
+        help_text="The seed itself (hex, the record's FlipSeed), once the game is over: "
+        "check that its SHA-256 is `chance_commitment` and re-derive every outcome "
+        "(docs/KNOT.md). Null while the game runs and for a kind without chance."
+    )
 
     class Meta(GameSummarySerializer.Meta):
         fields = [
             *GameSummarySerializer.Meta.fields,
             "your_seat",
             "your_side",
+            "chance_commitment",
+            "chance_seed",
             "moves",
             "position",
         ]
+
+    def get_chance_seed(self, obj: Game) -> str | None:
+        return None if obj.is_active or not obj.chance_seed else obj.chance_seed
 
     def get_your_seat(self, obj: Game) -> int | None:
         request = self.context.get("request")
@@ -571,8 +617,23 @@ class MoveInputSerializer(StrictJsonTypes, serializers.Serializer):
 
 
 class MoveOutcomeSerializer(serializers.Serializer):
-    turns = TurnSerializer(many=True, help_text="The turns recorded: your move and any passes.")
-    game = GameDetailSerializer()
+    turns = TurnSerializer(
+        many=True,
+        help_text="The steps recorded: your choice (with any chance outcome it drew, e.g. "
+        "Celtic Knot's `a1 HT`) and any passes.",
+    )
+    flips = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Celtic Knot: the flips of the stack now to be moved (one `H` or `T` per "
+        "coin), drawn by your square or by the extra move your destination earned; empty "
+        "when no stack waits for its destination (and for kinds without coins).",
+    )
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the seat to move (`game.seat_to_move`) may send now, as "
+        "GET legal-moves answers it: after your square, its destinations; empty once over.",
+    )
+    game = GameDetailSerializer(help_text="The game after the move, its `position` included.")
 
 
 @extend_schema_serializer(deprecate_fields=["to_move"])

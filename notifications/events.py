@@ -254,17 +254,22 @@ def _places(
 
 
 def on_challenge_received(challenge: Challenge) -> None:
-    """A challenge addressed to someone (open seeks notify no one)."""
-    if challenge.opponent_id is None:
-        return
-    context = _challenge_context(challenge, challenger_name=player_name(challenge.challenger))
-    notify(
-        user=challenge.opponent,
-        event=Event.CHALLENGE_RECEIVED,
-        context=context,
-        dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{challenge.opponent_id}",
-        reply_to=challenge_reply_context(context, challenge=challenge),
-    )
+    """A challenge addressed to someone: its opponent, or each player a challenge to several
+    invites (open seeks notify no one)."""
+    if challenge.opponent is not None:
+        recipients = [challenge.opponent]
+    else:
+        recipients = [invited.user for invited in challenge.invitations.select_related("user")]
+    challenger_name = player_name(challenge.challenger)
+    for user in recipients:
+        context = _challenge_context(challenge, challenger_name=challenger_name)
+        notify(
+            user=user,
+            event=Event.CHALLENGE_RECEIVED,
+            context=context,
+            dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{user.pk}",
+            reply_to=challenge_reply_context(context, challenge=challenge, user_id=user.pk),
+        )
 
 
 def _challenge_context(challenge: Challenge, **names: str) -> dict[str, Any]:
@@ -278,11 +283,15 @@ def _challenge_context(challenge: Challenge, **names: str) -> dict[str, Any]:
     }
 
 
-def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) -> str:
-    """Add a token with which the challenged player answers ``challenge`` by email to
-    ``context`` (as ``reply_token``, empty when replies by email are off); returns the
-    Reply-To address."""
-    token = challenge_reply_token_make(challenge_id=challenge.pk, user_id=challenge.opponent_id)
+def challenge_reply_context(
+    context: dict[str, Any], *, challenge: Challenge, user_id: int | None = None
+) -> str:
+    """Add a token with which the challenged player (``user_id``, default: the opponent)
+    answers ``challenge`` by email to ``context`` (as ``reply_token``, empty when replies by
+    email are off); returns the Reply-To address."""
+    token = challenge_reply_token_make(
+        challenge_id=challenge.pk, user_id=user_id or challenge.opponent_id
+    )
     return _reply_token_add(context, token)
 
 
@@ -300,10 +309,11 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     )
 
 
-def on_challenge_declined(challenge: Challenge) -> None:
-    """Tell the challenger that the player they challenged declined."""
+def on_challenge_declined(challenge: Challenge, *, by: Any = None) -> None:
+    """Tell the challenger that a player they challenged (``by``, default: the opponent)
+    declined."""
     user = challenge.challenger
-    context = _challenge_context(challenge, opponent_name=player_name(challenge.opponent))
+    context = _challenge_context(challenge, opponent_name=player_name(by or challenge.opponent))
     notify(
         user=user,
         event=Event.CHALLENGE_DECLINED,

@@ -4,6 +4,7 @@ for a suspended account."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
@@ -14,7 +15,7 @@ from games import audit, errors, events
 from games.clock import TimeControl
 from games.kinds import DEFAULT_KIND, get_kind
 from games.kinds.base import KindError
-from games.models import Challenge, ChallengeEntrant, Game
+from games.models import Challenge, ChallengeEntrant, ChallengeInvitation, Game
 from games.services.common import User
 from games.services.start import _game_new, _game_save_started
 from moderation.services import audit_record
@@ -25,6 +26,7 @@ def challenge_create(
     *,
     challenger: User,
     opponent: User | None = None,
+    invited: Sequence[User] = (),
     kind: str = DEFAULT_KIND,
     seat_count: int | None = None,
     seat_choice: int | None = None,
@@ -35,24 +37,32 @@ def challenge_create(
     message: str = "",
     takebacks: bool = False,
 ) -> Challenge:
-    """Offer a game of ``kind`` to ``opponent``, or to anyone when ``opponent`` is None.
+    """Offer a game of ``kind`` to ``opponent``, to the ``invited`` players, or to anyone
+    when neither is given.
 
-    ``seat_count``: the players the game needs (default: the kind's fewest); an open seek for
-    more than two fills seat by seat. ``seat_choice``: the challenger's seat (None: random).
+    ``seat_count``: the players the game needs (default: the kind's fewest, or the challenger
+    and everyone invited); an open seek for more than two fills seat by seat. ``invited``: a
+    direct challenge to several named players (a game for three or more): each accepts or
+    declines, the game starts when all have accepted, and one decline closes it for all.
+    ``seat_choice``: the challenger's seat (None: random).
     """
+    if invited:
+        if opponent is not None:
+            raise errors.DomainError(
+                "Name one opponent (a game for two) or the invited players (a game for "
+                "three or more), not both.",
+                code="invalid_seats",
+            )
+        seat_count = _invited_seat_count(invited, seat_count)
     seat_count = _seats_checked(kind, seat_count, seat_choice)
     if opponent is not None and seat_count != 2:
         raise errors.DomainError(
             f"A challenge to one player is a game for two; this game is for {seat_count}: "
-            "offer it as an open seek.",
+            "invite the other players too, or offer it as an open seek.",
             code="invalid_seats",
         )
-    if opponent is not None and opponent.pk == challenger.pk:
-        raise errors.DomainError("You cannot challenge yourself.", code="self_challenge")
-    if opponent is not None and not opponent.is_active:
-        raise errors.DomainError(
-            f"{opponent} cannot be challenged: the account is suspended.", code="opponent_inactive"
-        )
+    for player in [opponent] if opponent is not None else invited:
+        _check_challengeable(player, challenger=challenger)
     tc = time_control or TimeControl()
     challenge = Challenge.objects.create(
         challenger=challenger,
@@ -67,8 +77,42 @@ def challenge_create(
         message=message,
         **Challenge.time_control_columns(tc),
     )
+    ChallengeInvitation.objects.bulk_create(
+        ChallengeInvitation(challenge=challenge, user=player) for player in invited
+    )
     events.publish(events.challenge_created, challenge=challenge)
     return challenge
+
+
+def _invited_seat_count(invited: Sequence[User], seat_count: int | None) -> int:
+    """The seats of a challenge to the ``invited`` players: theirs and the challenger's."""
+    if len({player.pk for player in invited}) != len(invited):
+        raise errors.DomainError(
+            "A player is invited twice: name each invited player once.", code="invalid_seats"
+        )
+    needed = len(invited) + 1
+    if len(invited) < 2:
+        raise errors.DomainError(
+            "A challenge to one player names them as the opponent; invite two or more "
+            "players for a game of three or more.",
+            code="invalid_seats",
+        )
+    if seat_count is not None and seat_count != needed:
+        raise errors.DomainError(
+            f"{len(invited)} players are invited, so the game is for {needed} with you, not "
+            f"{seat_count}: leave seat_count out or invite {seat_count - 1} players.",
+            code="invalid_seats",
+        )
+    return needed
+
+
+def _check_challengeable(player: User, *, challenger: User) -> None:
+    if player.pk == challenger.pk:
+        raise errors.DomainError("You cannot challenge yourself.", code="self_challenge")
+    if not player.is_active:
+        raise errors.DomainError(
+            f"{player} cannot be challenged: the account is suspended.", code="opponent_inactive"
+        )
 
 
 def _seats_checked(kind_id: str, seat_count: int | None, seat_choice: int | None) -> int:
@@ -122,7 +166,8 @@ def challenge_accept(
             f"Challenge #{challenge.pk} cannot be accepted: "
             f"{challenge.challenger.get_username()}'s account is suspended."
         )
-    if challenge.opponent_id is not None and challenge.opponent_id != user.pk:
+    addressed = challenge.opponent_id is not None or challenge.invitations.exists()
+    if addressed and not _addressed_to(challenge, user):
         raise errors.NotPermitted(
             f"Challenge #{challenge.pk} is addressed to someone else.", code="not_addressed_to_you"
         )
@@ -136,8 +181,8 @@ def challenge_accept(
 def _seek_join(
     challenge: Challenge, *, user: User, rng: random.Random | None, now: datetime
 ) -> Challenge | Game:
-    """``user`` takes a seat of an open seek for more than two; the last seat starts the
-    game. Answers the game once started, else the seek."""
+    """``user`` takes a seat of an open seek for more than two (or accepts a challenge to
+    several); the last seat starts the game. Answers the game once started, else the seek."""
     if challenge.entrants.filter(user=user).exists():
         raise errors.Conflict(
             f"You already hold a seat in challenge #{challenge.pk}.", code="already_seated"
@@ -184,18 +229,32 @@ def _challenge_start(
     return game
 
 
+def _addressed_to(challenge: Challenge, user: User) -> bool:
+    """Whether ``user`` is the opponent of ``challenge`` or one of the players it invites."""
+    if challenge.opponent_id is not None:
+        return challenge.opponent_id == user.pk
+    return challenge.invitations.filter(user=user).exists()
+
+
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
-    """Decline a challenge addressed to ``user``; the challenger hears of it by email."""
+    """Decline a challenge addressed to ``user`` (a decline by any invited player closes a
+    challenge to several for everyone); the challenger hears of it by email."""
     challenge = _challenge_locked(challenge_id)
     _require_open(challenge)
-    if challenge.opponent_id != user.pk:
+    if not _addressed_to(challenge, user):
+        who = "the invited players" if challenge.invitations.exists() else "the challenged player"
         raise errors.NotPermitted(
-            "Only the challenged player can decline a direct challenge.",
-            code="not_addressed_to_you",
+            f"Only {who} can decline a direct challenge.", code="not_addressed_to_you"
+        )
+    if challenge.entrants.filter(user=user).exists():
+        raise errors.Conflict(
+            f"You accepted challenge #{challenge.pk} already: it waits for the other invited "
+            "players, and only the challenger can cancel it now.",
+            code="already_seated",
         )
     _challenge_close(challenge, Challenge.Status.DECLINED)
-    events.publish(events.challenge_declined, challenge=challenge)
+    events.publish(events.challenge_declined, challenge=challenge, by=user)
     return challenge
 
 
@@ -217,8 +276,9 @@ def challenge_close_all_for_suspended(
 ) -> list[int]:
     """Cancel every open challenge ``user`` made or received, so none can start a game while
     they are suspended; one audit entry lists them. Answers the closed challenges' ids."""
+    invited = ChallengeInvitation.objects.filter(user=user).values("challenge_id")
     open_ones = Challenge.objects.select_for_update().filter(
-        Q(challenger=user) | Q(opponent=user), status=Challenge.Status.OPEN
+        Q(challenger=user) | Q(opponent=user) | Q(pk__in=invited), status=Challenge.Status.OPEN
     )
     ids = sorted(open_ones.values_list("pk", flat=True))
     if ids:

@@ -62,6 +62,12 @@ def game_resign(*, game_id: int, user: User, now: datetime | None = None) -> Gam
     game = _game_locked(game_id)
     seat = _require_player(game, user)
     _require_active(game)
+    left_at = game.seat_row(seat).left_at_ply
+    if left_at is not None:
+        raise errors.Conflict(
+            f"You left game #{game.pk} already (at ply {left_at}); the others play on.",
+            code="already_left",
+        )
     game_seat_leave(
         game=game,
         seat=seat,

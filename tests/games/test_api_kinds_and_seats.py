@@ -315,5 +315,6 @@ def test_a_page_of_seeks_costs_the_same_however_many_seats_are_taken(counting, a
         seek = services.challenge_create(challenger=challenger, kind="counting", seat_count=4)
         for entrant in {alice, bob, carol} - {challenger}:
             services.challenge_accept(challenge_id=seek.pk, user=entrant)
-    # token; the count; the page with challengers, opponents and games; the seeks' entrants
-    assert _list_queries(dave_api) == few == 4
+    # token; the count; the page with challengers, opponents and games; the seeks' entrants;
+    # the players the challenges to several invite
+    assert _list_queries(dave_api) == few == 5
