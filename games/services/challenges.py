@@ -202,13 +202,10 @@ def _challenge_start(
     else (and the challenger without a choice) seated at random."""
     rng = rng or random.SystemRandom()
     challenger, others = players[0], players[1:]
-    if challenge.seat_choice is None:
-        seated = [challenger, *others]
-        rng.shuffle(seated)
-    else:
-        rng.shuffle(others)
-        seated = others[:]
-        seated.insert(challenge.seat_choice - 1, challenger)
+    seat = challenge.seat_choice or rng.choice(range(1, len(players) + 1))
+    rng.shuffle(others)
+    seated = others[:]
+    seated.insert(seat - 1, challenger)
     challenge.status = Challenge.Status.ACCEPTED
     challenge.decided_at = now
     challenge.save(update_fields=["status", "opponent", "decided_at"])

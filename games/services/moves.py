@@ -73,8 +73,8 @@ def move_submit(
     )
     if game.is_active and game.has_lines:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now, away=away)
-    if game.is_active and _turn_passed(game, seat=seat, rows=rows):
-        events.publish(events.turn_started, games=[game])  # not while the same turn goes on
+    if game.is_active:  # also while a turn of several choices goes on: the next is asked
+        events.publish(events.turn_started, games=[game])
     mover = game.user_to_move()
     mover_vacations = None if mover is None else vacations.get(mover.pk)
     return MoveOutcome(
@@ -121,11 +121,6 @@ def _move_record(
         _clock_start_turn(game, now=now, vacations=vacations)
         game.save(update_fields=_TURN_FIELDS)
     return rows, vacations
-
-
-def _turn_passed(game: Game, *, seat: int, rows: list[Move]) -> bool:
-    """Whether another seat is to act, or had a turn in between (a Celtic! pass)."""
-    return game.seat_to_move != seat or any(row.seat != seat for row in rows)
 
 
 def _turn_over(state: State, *, seat: int, steps: list[Step]) -> bool:

@@ -51,7 +51,10 @@ def player(name: str) -> dict[str, str]:
 def test_the_game_kinds_are_listed_for_anyone(anon):
     response = anon.get(KINDS)
     assert response.status_code == 200
-    assert response.json() == [CELTIC]
+    body = response.json()
+    assert body[0] == CELTIC
+    assert [kind["id"] for kind in body] == ["celtic", "knot"]
+    assert (body[1]["seats"], body[1]["chance"]) == ({"min": 2, "max": 6}, True)
 
 
 def test_a_kind_registered_later_is_listed_after_celtic(anon, counting):
@@ -72,7 +75,7 @@ def test_an_unknown_game_kind_is_404_naming_the_known_ones(anon):
     assert response.status_code == 404
     assert response.json() == {
         "code": "kind_not_found",
-        "detail": "Unknown game kind 'chess': expected one of celtic.",
+        "detail": "Unknown game kind 'chess': expected one of celtic, knot.",
     }
 
 
@@ -218,12 +221,12 @@ def test_a_colour_may_come_with_the_same_seat_but_not_another(alice_api):
         (
             {"kind": "chess"},
             "invalid_seats",
-            "Unknown game kind 'chess': expected one of celtic.",
+            "Unknown game kind 'chess': expected one of celtic, knot.",
         ),
         (
             {"kind": "chess", "colour": "orange"},
             "invalid_seats",
-            "Unknown game kind 'chess': expected one of celtic.",
+            "Unknown game kind 'chess': expected one of celtic, knot.",
         ),
         ({"seat_count": 3}, "invalid_seats", "Celtic! is played by 2 players, not 3."),
         (

@@ -80,6 +80,7 @@ def test_the_api_shows_a_stopped_clock_and_the_running_time_left(alice, bob, ali
     with time_machine.travel(FRIDAY + DAY, tick=False):  # Saturday 09:00 UTC
         body = alice_api.get(f"{API}/games/{game.pk}/").json()
     assert body["clock"] == {
+        "seat": 1,
         "side": "orange",
         "seconds_left": 9 * 3600,
         "deadline": "2026-03-09T09:00:00Z",
@@ -101,7 +102,7 @@ def test_the_api_shows_a_stopped_clock_and_the_running_time_left(alice, bob, ali
 
 def test_a_finished_game_or_one_without_limit_has_no_clock(alice, bob, alice_api):
     unlimited = services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE)
+        players=[alice, bob], time_control=TimeControl(kind=ClockKind.NONE)
     )
     assert alice_api.get(f"{API}/games/{unlimited.pk}/").json()["clock"] is None
     services.game_resign(game_id=unlimited.pk, user=alice)

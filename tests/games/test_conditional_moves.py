@@ -19,7 +19,7 @@ from games.services import moves as move_services
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from tests.games.conftest import API
-from tests.seats import to_move
+from tests.seats import side, to_move
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -42,7 +42,7 @@ def queue(game: Game, user, *moves: str, ply: int = 0) -> ConditionalLine:
 
 
 def recorded(game: Game) -> list[tuple[int, str, str]]:
-    return list(Move.objects.filter(game=game).values_list("ply", "side", "notation"))
+    return [(m.ply, side(m), m.notation) for m in Move.objects.filter(game=game)]
 
 
 # --- the reply is played --------------------------------------------------------------------
@@ -56,7 +56,7 @@ def test_a_matching_reply_is_played_at_once_with_both_clocks_run(fischer_game, a
         game_id=fischer_game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=moved_at
     )
 
-    assert [(t.ply, t.side, t.notation) for t in outcome.turns] == [
+    assert [(t.ply, side(t), t.notation) for t in outcome.turns] == [
         (0, "orange", "d5 ESW"),
         (1, "blue", "c5 ESW"),
     ]
@@ -90,10 +90,10 @@ def test_if_the_reply_cannot_be_recorded_the_opponents_move_is_not_either(
     queue(game, bob, "d5 ESW", "c5 ESW")
     real_record = move_services._move_record
 
-    def fail_on_the_reply(game, *, side, **rest):
-        if side == "blue":
+    def fail_on_the_reply(game, *, seat, **rest):
+        if seat == 2:
             raise RuntimeError("disk full")
-        return real_record(game, side=side, **rest)
+        return real_record(game, seat=seat, **rest)
 
     monkeypatch.setattr(move_services, "_move_record", fail_on_the_reply)
     with pytest.raises(RuntimeError, match="disk full"):

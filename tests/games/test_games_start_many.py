@@ -77,10 +77,11 @@ def test_pauses_are_read_once_for_all_players():
     with CaptureQueriesContext(connection) as ten:
         services.games_start_many(pairs=ten_oranges, time_control=PAUSED, now=NOW)
 
-    # time zones, vacations, the insert; then the first movers' your-turn emails, published
+    # time zones, vacations, the insert of the games and of their seats; then the first
+    # movers' your-turn emails, published
     # as the games start: their profiles, the dedupe keys already taken, one insert (in a
     # savepoint: two statements more)
-    assert len(ten) == len(two) == 8
+    assert len(ten) == len(two) == 9
 
 
 def test_each_orange_keeps_their_own_weekends_and_vacations():

@@ -87,8 +87,10 @@ def test_game_lists_cost_the_same_for_4_and_30_games(alice):
         "api: a player's games, next page": 5,
         "api: active": 4,
         "api: active, next page": 4,
-        "page: home": 11,  # ... and the ratings shown beside the names, read once per table
-        "page: a player's games": 10,  # the player page: rating, chart, games and events
+        # ... and the ratings shown beside the names, and the seats, read once per table
+        "page: home": 14,
+        # the player page: ratings per kind, chart, games with their seats, events
+        "page: a player's games": 11,
     }
 
 

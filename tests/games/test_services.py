@@ -12,7 +12,7 @@ from games.kinds.celtic import GameRecord
 from games.models import Challenge, Game, Move
 from tests.accounts.factories import make_moderator
 from tests.games.conftest import PASSES_GAME_SEED, SHORT_GAME_SEED
-from tests.seats import to_move
+from tests.seats import COLOUR, side, to_move
 
 
 def play_seeded(game: Game, seed: int) -> Game:
@@ -45,7 +45,7 @@ def test_challenge_create_stores_everything_asked(alice, bob):
         message="Fancy a game?",
     )
     challenge.refresh_from_db()
-    assert (challenge.challenger, challenge.opponent, challenge.colour) == (alice, bob, "blue")
+    assert (challenge.challenger, challenge.opponent, challenge.seat_choice) == (alice, bob, 2)
     assert (challenge.rated, challenge.public, challenge.window_forfeit) == (False, False, True)
     assert challenge.time_control == tc
     assert challenge.status == Challenge.Status.OPEN
@@ -66,14 +66,14 @@ def test_a_suspended_player_cannot_be_challenged(alice, bob):
     assert caught.value.code == "opponent_inactive"
 
 
-def test_an_unknown_colour_is_refused(alice):
-    with pytest.raises(errors.DomainError, match="colour 'green' is not one of"):
-        services.challenge_create(challenger=alice, colour="green")
+def test_a_seat_the_game_has_not_is_refused(alice):
+    with pytest.raises(errors.DomainError, match="Seat 3 does not exist in a game for 2"):
+        services.challenge_create(challenger=alice, seat_choice=3)
 
 
-@pytest.mark.parametrize(("colour", "orange_name"), [("orange", "alice"), ("blue", "bob")])
-def test_accepting_starts_a_game_with_the_chosen_colours(alice, bob, colour, orange_name):
-    challenge = services.challenge_create(challenger=alice, colour=colour, rated=False)
+@pytest.mark.parametrize(("seat", "orange_name"), [(1, "alice"), (2, "bob")])
+def test_accepting_starts_a_game_with_the_chosen_colours(alice, bob, seat, orange_name):
+    challenge = services.challenge_create(challenger=alice, seat_choice=seat, rated=False)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
     assert game.user_at(1).username == orange_name
     assert {game.user_at(1), game.user_at(2)} == {alice, bob}
@@ -93,7 +93,7 @@ def test_random_colour_uses_the_rng_given(alice, bob, carol):
             challenge_id=challenge.pk, user=bob, rng=random.Random(seed)
         )
         expected = random.Random(seed).choice(["orange", "blue"])
-        assert game.player_side(alice) == expected
+        assert COLOUR[game.seat_of(alice)] == expected
         picks.add(expected)
     assert picks == {"orange", "blue"}
 
@@ -145,10 +145,10 @@ def test_a_move_is_recorded_and_the_turn_passes(game, alice, bob):
     outcome = services.move_submit(
         game_id=game.pk, user=alice, expected_ply=0, notation="  d5 wse "
     )
-    assert [(m.ply, m.side, m.kind, m.notation) for m in outcome.turns] == [
+    assert [(m.ply, side(m), m.kind, m.notation) for m in outcome.turns] == [
         (0, "orange", "move", "d5 ESW")
     ]
-    assert (outcome.game.ply, outcome.to_move(game)) == (1, "blue")
+    assert (outcome.game.ply, to_move(outcome.game)) == (1, "blue")
     assert Game.objects.get(pk=game.pk).ply == 1
 
 
@@ -198,16 +198,16 @@ def test_window_rule_rejects_in_standard_and_forfeits_in_the_variant(alice, bob)
         outcome = services.move_submit(
             game_id=game.pk, user=alice, expected_ply=2, notation="b5 EW"
         )
-        assert [(m.kind, m.notation, m.side) for m in outcome.turns] == [
+        assert [(m.kind, m.notation, side(m)) for m in outcome.turns] == [
             ("forfeit", "b5 EW", "orange")
         ]
-        assert (outcome.game.ply, outcome.to_move(game)) == (3, "blue")
-        assert len(selectors.game_position(game=outcome.game).tiles) == 3  # b5 not placed
+        assert (outcome.game.ply, to_move(outcome.game)) == (3, "blue")
+        assert len(selectors.game_position(game=outcome.game).engine.tiles) == 3  # b5 not placed
 
 
 def test_automatic_passes_are_stored_as_rows(alice, bob):
     game = play_seeded(services.game_start(players=[alice, bob], rated=False), PASSES_GAME_SEED)
-    passes = list(game.moves.filter(kind="pass").values_list("ply", "side", "notation"))
+    passes = [(m.ply, side(m), m.notation) for m in game.moves.filter(kind="pass")]
     assert passes == [
         (16, "orange", ""),
         (18, "orange", ""),
@@ -222,7 +222,7 @@ def test_the_engine_ends_the_game_and_the_result_is_recorded(alice, bob):
     assert (game.status, game.result, game.termination) == ("finished", "0-1", "normal")
     assert (game.ply, to_move(game), game.deadline) == (6, "", None)
     assert game.finished_at is not None
-    state = GameRecord.from_json(selectors.game_record(game=game).to_json()).replay()
+    state = GameRecord.from_dict(selectors.game_record_data(game=game)).replay()
     assert state.is_over() and state.result().text == "0-1"
     from rankings.models import RatedResult
 
@@ -243,7 +243,7 @@ def test_resignation(game, alice, bob, carol):
     assert resigned.finished_at is not None and to_move(resigned) == ""
     with pytest.raises(errors.GameNotActive):
         services.game_resign(game_id=game.pk, user=bob)
-    record = selectors.game_record(game=Game.objects.get(pk=game.pk))
+    record = GameRecord.from_dict(selectors.game_record_data(game=Game.objects.get(pk=game.pk)))
     assert record.headers["Termination"] == "resignation"
     assert record.replay().ply == 0
 

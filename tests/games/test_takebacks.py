@@ -62,7 +62,7 @@ def test_accepting_removes_the_move_and_gives_back_the_time_it_had(unrated, alic
     assert game.turn_started_at == T0 + 3 * DAY
     assert game.deadline == T0 + 3 * DAY + 2 * DAY  # the 2 days she had when she moved
     assert moved.seat_time_left(2) == game.seat_time_left(2)  # bob loses nothing either
-    assert selectors.game_position(game=game).ply == 0
+    assert selectors.game_position(game=game).steps == ()
     actions = list(AuditEntry.objects.order_by("pk").values_list("action", "actor__username"))
     assert actions == [("takeback_request", "alice"), ("takeback_accept", "bob")]
 

@@ -136,7 +136,7 @@ def test_games_without_a_clock_never_time_out(alice, bob):
 
     with time_machine.travel(T0, tick=False):
         game = services.game_start(
-            orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE)
+            players=[alice, bob], time_control=TimeControl(kind=ClockKind.NONE)
         )
     assert game.deadline is None
     assert game_timeouts_decide(now=T0 + timedelta(days=3650)) == []

@@ -180,6 +180,9 @@ def test_adjudicating_a_new_result_recomputes(users):
     rating_game_finished(game=finished_game(bob, cy, "1/2-1/2", at(2025, 3, 5)))
     game.result = "0-1"
     game.save()
+    GameSeat.objects.filter(game=game, seat=1).update(place=2)
+    GameSeat.objects.filter(game=game, seat=2).update(place=1)
+    game = Game.objects.get(pk=game.pk)
     rating_game_changed(game=game)
     expected = _replayed([("ann", "bob", 0.0, at(2025, 3, 1)), ("bob", "cy", 0.5, at(2025, 3, 5))])
     got = {name: (v[0], v[1], v[4], v[5]) for name, v in _ratings().items()}

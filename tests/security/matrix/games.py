@@ -39,6 +39,9 @@ API_ROWS = [
     ApiRow("POST", f"{CHALLENGE}/accept/", expect(403, **LOGGED_IN, player=201)),
     ApiRow("POST", f"{CHALLENGE}/decline/", expect(403, **LOGGED_IN, player=200)),
     ApiRow("POST", f"{CHALLENGE}/cancel/", expect(403, **LOGGED_IN, opponent=200)),
+    # --- game kinds: public ---
+    ApiRow("GET", f"{V1}/game-kinds/", OPEN_TO_ALL),
+    ApiRow("GET", f"{V1}/game-kinds/{{kind_id}}/", OPEN_TO_ALL),
     # --- games (the world's game: private, active, the player to move) ---
     ApiRow("GET", f"{V1}/games/", OPEN_TO_ALL),
     ApiRow("GET", f"{GAME}/", SEES_PRIVATE_GAME),

@@ -57,6 +57,7 @@ class World:
             "challenge_id": self.challenge.pk,
             "token_id": self.spare_token.pk,
             "player_id": player_for_user(user=self.users[PLAYER]).pk,
+            "kind_id": "celtic",
         }
 
     def api_client(self, role: str) -> APIClient:
