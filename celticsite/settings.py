@@ -408,7 +408,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["celticsite.schema.postprocess_schema"],
     "ENUM_NAME_OVERRIDES": {
-        "SideEnum": "games.models.Side",
+        "SideEnum": ["orange", "blue"],
         "GameStatusEnum": "games.models.Game.Status",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "TurnKindEnum": "games.models.Move.Kind",
@@ -418,7 +418,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "TournamentResultEnum": "tournaments.models.TournamentGame.Result",
         "ByeKindEnum": "tournaments.models.Bye.Kind",
-        "GameResultEnum": "games.models.Result",
+        "GameResultEnum": ["1-0", "0-1", "1/2-1/2"],
         "SeasonStatusEnum": "leagues.models.Season.Status",
         "MembershipStatusEnum": "leagues.models.Membership.Status",
         "MembershipOutcomeEnum": "leagues.models.Membership.Outcome",

@@ -14,26 +14,109 @@ from django.utils.text import Truncator
 
 from celticsite.errors import DomainError
 from games import selectors, services
-from games.models import Challenge, Game, GameMessage, MessageReport, Move, Result
+from games.kinds import all_kinds, get_kind
+from games.kinds.base import KindError
+from games.models import (
+    Challenge,
+    ChallengeEntrant,
+    ChallengeInvitation,
+    Game,
+    GameMessage,
+    GameSeat,
+    MessageReport,
+    Move,
+)
 
 
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
     can_delete = False
-    fields = ["ply", "side", "kind", "notation", "created_at"]
+    fields = ["ply", "seat", "kind", "notation", "created_at"]
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 
+class GameSeatInline(admin.TabularInline):
+    """The players of a game in seat order, with their clocks and places: read-only."""
+
+    model = GameSeat
+    extra = 0
+    can_delete = False
+    fields = ["seat", "seat_name", "user", "time_left", "place", "left_at_ply"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameSeat]:
+        return super().get_queryset(request).select_related("game", "user")
+
+    @admin.display(description="name")
+    def seat_name(self, seat: GameSeat) -> str:
+        return seat.game.seat_name(seat.seat)
+
+
+class KindFilter(admin.SimpleListFilter):
+    """Games or challenges of one kind (Celtic! ...), by the kinds the site hosts."""
+
+    title = "game"
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(kind.id, kind.name) for kind in all_kinds()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), strip=True)
 
+    def __init__(self, *args: Any, objects: QuerySet[Any] | None = None, **kwargs: Any) -> None:
+        """``objects``: the selected objects, for a form whose fields depend on them."""
+        super().__init__(*args, **kwargs)
+
 
 class AdjudicateForm(ReasonForm):
-    result = forms.ChoiceField(choices=[c for c in Result.choices if c[0]])
+    """The result in the games' kind's own words (Celtic!: 1-0, 0-1, 1/2-1/2): a choice when
+    every selected game is one kind for two, else the text, which the kind checks."""
+
+    result = forms.CharField(
+        max_length=40,
+        help_text="The result as the game's kind writes it, e.g. 1-0, 0-1 or 1/2-1/2 for Celtic!.",
+    )
+
+    def __init__(self, *args: Any, objects: QuerySet[Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = _two_seat_results(objects) if objects is not None else None
+        if choices:
+            self.fields["result"] = forms.ChoiceField(choices=choices)
+
+
+def _two_seat_results(games: QuerySet[Game]) -> list[tuple[str, str]] | None:
+    """The three results of a game for two of the selected games' one kind, each with its
+    meaning ("1-0 (Orange wins)"); None when the games are of several kinds or seat counts."""
+    shapes = set(games.values_list("kind", "seat_count"))
+    if len(shapes) != 1 or next(iter(shapes))[1] != 2:
+        return None
+    try:
+        kind = get_kind(next(iter(shapes))[0])
+        first, second = kind.seat_names(2)
+    except KindError:
+        return None
+    orders = {
+        f"{first} wins": (frozenset({1}), frozenset({2})),
+        f"{second} wins": (frozenset({2}), frozenset({1})),
+        "Draw": (frozenset({1, 2}),),
+    }
+    results = []
+    for meaning, order in orders.items():
+        text = kind.result_text(order)
+        results.append((text, f"{text} ({meaning})"))
+    return results
 
 
 GAME_NOTE = (
@@ -59,7 +142,7 @@ def _moderate(
     note: str = GAME_NOTE,
 ) -> HttpResponse | None:
     """Ask for a reason on an intermediate page, then ``apply`` it to each selected object."""
-    form = form_class(request.POST if "confirm" in request.POST else None)
+    form = form_class(request.POST if "confirm" in request.POST else None, objects=queryset)
     if "confirm" in request.POST and form.is_valid():
         done = 0
         for obj in queryset:
@@ -92,8 +175,8 @@ def _describe_game(game: Game) -> str:
 class GameAdmin(admin.ModelAdmin):
     list_display = [
         "id",
-        "orange",
-        "blue",
+        "kind",
+        "players",
         "status",
         "result",
         "termination",
@@ -103,12 +186,39 @@ class GameAdmin(admin.ModelAdmin):
         "deadline",
         "created_at",
     ]
-    list_filter = ["status", "termination", "rated", "public", "window_forfeit", "clock_kind"]
-    search_fields = ["=id", "orange__username", "blue__username"]
+    list_filter = [
+        KindFilter,
+        "status",
+        "termination",
+        "rated",
+        "public",
+        "window_forfeit",
+        "clock_kind",
+    ]
+    search_fields = ["=id", "seats__user__username"]
     date_hierarchy = "created_at"
-    inlines = [MoveInline]
+    inlines = [GameSeatInline, MoveInline]
     actions = ["annul", "adjudicate"]
-    readonly_fields = [f.name for f in Game._meta.fields]
+    # The seed of a kind with chance stays secret while the game runs, from moderators too:
+    # its commitment is shown, the seed only once the game is over.
+    readonly_fields = [
+        *(f.name for f in Game._meta.fields if f.name != "chance_seed"),
+        "chance_commitment",
+        "chance_seed_revealed",
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).with_players()
+
+    @admin.display(description="chance seed")
+    def chance_seed_revealed(self, game: Game) -> str:
+        if not game.chance_seed:
+            return "—"
+        return "(secret until the game ends)" if game.is_active else game.chance_seed
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        return " v ".join(f"{seat.user} ({game.seat_name(seat.seat)})" for seat in game.seat_list)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -162,10 +272,10 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
-    list_display = ["game", "ply", "side", "kind", "notation", "created_at"]
-    list_filter = ["kind", "side"]
+    list_display = ["game", "ply", "seat", "kind", "notation", "created_at"]
+    list_filter = ["kind", "seat"]
     search_fields = ["=game__id", "notation"]
-    readonly_fields = ["game", "ply", "side", "kind", "notation", "created_at"]
+    readonly_fields = ["game", "ply", "seat", "kind", "notation", "created_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -177,19 +287,48 @@ class MoveAdmin(admin.ModelAdmin):
         return False
 
 
+class ChallengeEntrantInline(admin.TabularInline):
+    """The players who took a seat of an open seek for more than two: read-only."""
+
+    model = ChallengeEntrant
+    extra = 0
+    can_delete = False
+    fields = ["user", "joined_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class ChallengeInvitationInline(admin.TabularInline):
+    """The players a challenge to several invites: read-only (who accepted is an entrant)."""
+
+    model = ChallengeInvitation
+    extra = 0
+    can_delete = False
+    fields = ["user"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Challenge)
 class ChallengeAdmin(admin.ModelAdmin):
     list_display = [
         "id",
         "challenger",
         "opponent",
-        "colour",
+        "kind",
+        "seat_count",
+        "seat_choice",
         "status",
         "rated",
         "clock_kind",
         "created_at",
     ]
-    list_filter = ["status", "rated", "colour", "clock_kind"]
+    list_filter = [KindFilter, "status", "rated", "clock_kind"]
+    inlines = [ChallengeInvitationInline, ChallengeEntrantInline]
     search_fields = ["=id", "challenger__username", "opponent__username", "message"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Challenge._meta.fields]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -25,9 +26,16 @@ from celtictext import quote
 from games import selectors, services
 from games import serializers as s
 from games.clock import ClockReading
-from games.engine import position_data
-from games.kinds.celtic import GameState
-from games.models import Game, IdempotentRequest, Move
+from games.kinds import get_kind
+from games.kinds.base import KindError, State
+from games.models import (
+    Challenge,
+    ChallengeEntrant,
+    ChallengeInvitation,
+    Game,
+    IdempotentRequest,
+    Move,
+)
 
 _errors = error_responses(
     not_found="No such object (or not visible).",
@@ -40,7 +48,7 @@ def _game_context(
     game: Game,
     request: Request,
     *,
-    read: tuple[list[Move], GameState, ClockReading | None] | None = None,
+    read: tuple[list[Move], State, ClockReading | None] | None = None,
 ) -> dict[str, Any]:
     """What `GameDetailSerializer` needs to show the game. `read`: its moves, position and
     clock when the caller has them already (after a move), else they are read here."""
@@ -51,7 +59,7 @@ def _game_context(
         moves, state, clock = read
     return {
         "request": request,
-        "position": position_data(state),
+        "position": game.game_kind.position_data(state),
         "moves": moves,
         "clocks": {game.pk: clock},
     }
@@ -92,6 +100,15 @@ class ReadOpenWriteThrottledApi(APIView):
 
 # --- Challenges ---------------------------------------------------------------------------
 
+#: The players who took a seat of each open seek of a page, read in one query.
+ENTRANTS_WITH_PLAYERS = Prefetch(
+    "entrants", queryset=ChallengeEntrant.objects.select_related("user__profile")
+)
+#: The players each challenge to several of a page invites, read in one query.
+INVITED_PLAYERS = Prefetch(
+    "invitations", queryset=ChallengeInvitation.objects.select_related("user__profile")
+)
+
 
 class ChallengeListCreateApi(APIView):
     pagination_class = Pagination
@@ -120,6 +137,9 @@ class ChallengeListCreateApi(APIView):
                 f"scope {quote(scope)} is not one of open, incoming, outgoing, mine.",
                 code="invalid_scope",
             )
+        challenges = challenges.select_related(
+            "challenger__profile", "opponent__profile", "game"
+        ).prefetch_related(ENTRANTS_WITH_PLAYERS, INVITED_PLAYERS)
         return _paginated(self, request, challenges, s.ChallengeOutputSerializer)
 
     @extend_schema(
@@ -133,11 +153,17 @@ class ChallengeListCreateApi(APIView):
         opponent = (
             selectors.user_get_by_username(username=data["opponent"]) if data["opponent"] else None
         )
+        invited = [
+            selectors.user_get_by_username(username=username) for username in data["invited"]
+        ]
         tc = data.get("time_control", {}).get("time_control")
         challenge = services.challenge_create(
             challenger=request.user,
             opponent=opponent,
-            colour=data["colour"],
+            invited=invited,
+            kind=data["kind"],
+            seat_count=data["seat_count"],
+            seat_choice=_challenger_seat(data),
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
@@ -146,6 +172,43 @@ class ChallengeListCreateApi(APIView):
             message=data["message"],
         )
         return Response(s.ChallengeOutputSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+def _challenger_seat(data: dict[str, Any]) -> int | None:
+    """The seat the challenger asked for: ``seat``, or the deprecated ``colour`` of a game
+    for two mapped through the kind's seat names (orange: 1, blue: 2, random: None)."""
+    colour = data.get("colour")
+    if colour is None:
+        return data["seat"]
+    try:
+        kind = get_kind(data["kind"])
+    except KindError:
+        return data["seat"]  # challenge_create says which kinds there are
+    count = data["seat_count"] or kind.seats.min
+    if count != 2:
+        raise DomainError(
+            f"colour applies to a game for two; this one is for {count}: choose a seat with "
+            "seat (null for a random one).",
+            code="invalid_seat",
+        )
+    names = [name.lower() for name in kind.seat_names(count)]
+    seat = None if colour == "random" else _colour_seat(colour, names, kind.name)
+    if data["seat"] is not None and data["seat"] != seat:
+        raise DomainError(
+            f"colour {quote(colour)} and seat {data['seat']} disagree: give one of them.",
+            code="invalid_seat",
+        )
+    return seat
+
+
+def _colour_seat(colour: str, names: list[str], kind_name: str) -> int:
+    if colour not in names:
+        raise DomainError(
+            f"colour {quote(colour)} is not a seat of {kind_name}: expected "
+            f"{', '.join(names)} or random.",
+            code="invalid_seat",
+        )
+    return names.index(colour) + 1
 
 
 class ChallengeDetailApi(APIView):
@@ -165,14 +228,23 @@ class ChallengeAcceptApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        summary="Accept a challenge: the game starts",
+        summary="Accept a challenge: the game starts, or you take a seat of a filling seek",
+        description="A challenge for two, or the last free seat of an open seek for more, "
+        "starts the game: 201 with the game. Any other seat of such a seek answers 200 with "
+        "the challenge, you among its `entrants`; the game starts when the last seat is taken.",
         request=None,
-        responses={201: s.GameDetailSerializer, **_errors(403, 404, 409)},
+        responses={
+            201: s.GameDetailSerializer,
+            200: s.ChallengeOutputSerializer,
+            **_errors(403, 404, 409),
+        },
         tags=["challenges"],
     )
     def post(self, request: Request, challenge_id: int) -> Response:
-        game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
-        return Response(_game_detail(game, request), status=status.HTTP_201_CREATED)
+        accepted = services.challenge_accept(challenge_id=challenge_id, user=request.user)
+        if isinstance(accepted, Challenge):
+            return Response(s.ChallengeOutputSerializer(accepted).data)
+        return Response(_game_detail(accepted, request), status=status.HTTP_201_CREATED)
 
 
 class ChallengeDeclineApi(APIView):
@@ -314,8 +386,19 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         )
         read = (outcome.moves, outcome.state, outcome.clock)
         context = _game_context(outcome.game, request, read=read)
-        body = s.MoveOutcomeSerializer(outcome, context=context).data
+        answer = {
+            "turns": outcome.turns,
+            "flips": list(context["position"].get("flips") or ""),
+            "legal_moves": _legal_choices(outcome.state),
+            "game": outcome.game,
+        }
+        body = s.MoveOutcomeSerializer(answer, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def _legal_choices(state: State) -> list[str]:
+    """What the seat to act may send now, sorted (none once the game is over)."""
+    return sorted(state.legal_choices()) if state.to_act is not None else []
 
 
 TRIED_MOVES = OpenApiParameter(
@@ -358,9 +441,15 @@ class GameLegalMovesApi(APIView):
         tried = tried_moves(request)
         state = selectors.analysis_position(game=game, moves=tried)
         live = game.is_active or bool(tried)  # an ended game takes no move, but may be analysed
-        moves = sorted(str(m) for m in state.legal_moves()) if live else []
-        to_move = state.to_move.value if live and state.to_move else None
-        return Response({"ply": state.ply, "to_move": to_move, "moves": moves})
+        seat = state.to_act if live else None
+        return Response(
+            {
+                "ply": len(state.steps),
+                "seat_to_move": seat,
+                "to_move": None if seat is None else game.seat_name(seat).lower(),
+                "moves": _legal_choices(state) if seat is not None else [],
+            }
+        )
 
 
 class GamePositionApi(APIView):
@@ -377,7 +466,7 @@ class GamePositionApi(APIView):
     def get(self, request: Request, game_id: int, ply: int) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         state = selectors.analysis_position(game=game, ply=ply, moves=tried_moves(request))
-        return Response(position_data(state))
+        return Response(game.game_kind.position_data(state))
 
 
 class GameResignApi(APIView):
@@ -411,18 +500,19 @@ class GameRecordApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> HttpResponse:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        record = selectors.game_record(game=game)
-        kind = request.query_params.get("as", "json")
-        if kind == "json":
-            content, content_type, suffix = record.to_json(), "application/json", "json"
-        elif kind == "text":
-            content, content_type, suffix = record.to_text(), "text/plain; charset=utf-8", "txt"
+        form = request.query_params.get("as", "json")
+        if form == "json":
+            data = selectors.game_record_data(game=game)
+            content = json.dumps(data, ensure_ascii=False, indent=1)
+            content_type, suffix = "application/json", "json"
+        elif form == "text":
+            content = selectors.game_record_text(game=game)
+            content_type, suffix = "text/plain; charset=utf-8", "txt"
         else:
-            raise DomainError(f"as={quote(kind)}: expected json or text.", code="invalid_format")
-        if not isinstance(content, str):
-            content = json.dumps(content, indent=2)
+            raise DomainError(f"as={quote(form)}: expected json or text.", code="invalid_format")
         response = HttpResponse(content, content_type=content_type)
-        response["Content-Disposition"] = f'attachment; filename="celtic-game-{game.pk}.{suffix}"'
+        filename = f"{game.kind}-game-{game.pk}.{suffix}"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
 

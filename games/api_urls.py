@@ -1,10 +1,14 @@
 from django.urls import path
 
-from games import api, api_play_aids
+from games import api, api_kinds, api_play_aids
 
 app_name = "games-api"
 
 urlpatterns = [
+    path("game-kinds/", api_kinds.GameKindListApi.as_view(), name="game-kind-list"),
+    path(
+        "game-kinds/<str:kind_id>/", api_kinds.GameKindDetailApi.as_view(), name="game-kind-detail"
+    ),
     path("challenges/", api.ChallengeListCreateApi.as_view(), name="challenge-list"),
     path(
         "challenges/<int:challenge_id>/", api.ChallengeDetailApi.as_view(), name="challenge-detail"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from celticsite.errors import Conflict, DomainError, NotFound, NotPermitted
+from games.kinds import DEFAULT_KIND, get_kind
+from games.kinds.base import ChoiceNotationError, GameKind, IllegalChoiceError, KindError
 
-HOW_TO_WRITE_A_MOVE = (
-    "Write a move as its cell, its open sides in N E S W order and an optional n for a "
-    "neutral tile, like 'f5 NE' or 'd5 NESW n'."
-)
+#: How to write a Celtic! move (the default kind's ``notation_help``).
+HOW_TO_WRITE_A_MOVE = get_kind(DEFAULT_KIND).notation_help
 
 
 class InvalidNotation(DomainError):
@@ -72,3 +72,16 @@ class MessageAlreadyHidden(Conflict):
 
 class AlreadyReported(Conflict):
     code = "already_reported"
+
+
+def refused_choice(
+    kind: GameKind, error: KindError, *, prefix: str = "", **extra: object
+) -> DomainError:
+    """The error to answer when ``kind`` refused a choice: text that does not parse says how
+    to write one; a choice the rules forbid names the rule it breaks."""
+    message = f"{prefix}{error}"
+    if isinstance(error, ChoiceNotationError):
+        return InvalidNotation(message, expected=kind.notation_help, **extra)
+    if isinstance(error, IllegalChoiceError) and error.rule is not None:
+        extra = {"rule": error.rule, **extra}
+    return IllegalMove(message, **extra)

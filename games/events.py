@@ -19,7 +19,9 @@ The events (see docs/ARCHITECTURE.md, "Events", for who listens):
 
 - ``challenge_created(challenge)``: a challenge or an open seek was made.
 - ``challenge_accepted(challenge, game)``: it was accepted and its game started.
-- ``challenge_declined(challenge)``: the challenged player declined it.
+- ``challenge_declined(challenge, by)``: a challenged player (``by``) declined it.
+- ``seek_joined(challenge, user)``: a player took a seat of an open seek for more than two
+  that is not full yet.
 - ``game_started(games, announce)``: games began (one, or a tournament round's). ``announce``
   is True when the players are to hear of it as such (a knockout match's next pair), False
   when the starter tells them in its own words (an accepted challenge, a tournament round, a
@@ -58,6 +60,7 @@ class Event:
 challenge_created = Event("challenge_created")
 challenge_accepted = Event("challenge_accepted")
 challenge_declined = Event("challenge_declined")
+seek_joined = Event("seek_joined")
 game_started = Event("game_started")
 turn_started = Event("turn_started")
 game_finished = Event("game_finished")
@@ -68,6 +71,7 @@ EVENTS: tuple[Event, ...] = (
     challenge_created,
     challenge_accepted,
     challenge_declined,
+    seek_joined,
     game_started,
     turn_started,
     game_finished,

@@ -10,7 +10,8 @@ from django import forms
 
 from celticsite.errors import DomainError
 from games.clock import ClockKind, TimeControl
-from games.models import Challenge
+from games.kinds import DEFAULT_KIND, all_kinds, get_kind
+from games.kinds.base import KindError
 
 CLOCK_CHOICES = [
     (ClockKind.PER_MOVE.value, "Days per move"),
@@ -109,10 +110,50 @@ def form_saved(form: forms.Form, save: Callable[[], Saved]) -> Saved | None:
         return None
 
 
-class ChallengeForm(TimeControlForm):
-    """The options of a new challenge; ``time_control()`` builds the checked time control."""
+RANDOM_SEAT = "random"
 
-    field_order = ["opponent", "colour", "rated", "public", "window_forfeit", "takebacks"]
+
+def kind_choices() -> list[tuple[str, str]]:
+    """Every hosted kind, for the select of the new-game form."""
+    return [(kind.id, kind.name) for kind in all_kinds()]
+
+
+def seat_choices() -> list[tuple[str, str]]:
+    """ "Random", then each seat any kind has, named as the kinds name it (Celtic!: "Orange
+    (moves first)", "Blue"); kinds that name a seat differently are each named."""
+    most = max(kind.seats.max for kind in all_kinds())
+    return [(RANDOM_SEAT, "Random")] + [
+        (str(seat), _seat_label(seat)) for seat in range(1, most + 1)
+    ]
+
+
+def _seat_label(seat: int) -> str:
+    names: dict[str, list[str]] = {}
+    for kind in all_kinds():
+        if seat <= kind.seats.max:
+            name = kind.seat_names(kind.seats.max)[seat - 1]
+            names.setdefault(name, []).append(kind.name)
+    first = " (moves first)" if seat == 1 else ""
+    if len(names) == 1:
+        return f"{next(iter(names))}{first}"
+    named = ", ".join(f"{name} in {' and '.join(kinds)}" for name, kinds in names.items())
+    return f"Seat {seat}{first}: {named}"
+
+
+class ChallengeForm(TimeControlForm):
+    """The options of a new challenge: the kind, its seats (the count only for kinds played by
+    more than two) and the challenger's seat; ``time_control()`` builds the time control."""
+
+    field_order = [
+        "opponent",
+        "kind",
+        "seat_count",
+        "seat",
+        "rated",
+        "public",
+        "window_forfeit",
+        "takebacks",
+    ]
 
     opponent = forms.CharField(
         max_length=150,
@@ -120,10 +161,18 @@ class ChallengeForm(TimeControlForm):
         label="Opponent",
         help_text="A username, or leave empty for an open seek anyone may accept.",
     )
-    colour = forms.ChoiceField(
-        choices=Challenge.ColourChoice.choices,
-        initial=Challenge.ColourChoice.RANDOM,
-        label="Your colour",
+    kind = forms.ChoiceField(
+        choices=kind_choices, initial=DEFAULT_KIND, required=False, label="Game"
+    )
+    seat_count = forms.IntegerField(
+        required=False,
+        min_value=2,
+        label="Players",
+        help_text="How many play (empty: the fewest the game allows). A game for more than "
+        "two is an open seek that starts when every seat is taken.",
+    )
+    seat = forms.ChoiceField(
+        choices=seat_choices, initial=RANDOM_SEAT, required=False, label="Your seat"
     )
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
     public = forms.BooleanField(
@@ -143,6 +192,40 @@ class ChallengeForm(TimeControlForm):
     message = forms.CharField(
         max_length=300, required=False, label="Message", widget=forms.Textarea(attrs={"rows": 2})
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if all(kind.seats.max <= 2 for kind in all_kinds()):
+            del self.fields["seat_count"]  # every game is for two: nothing to ask
+
+    def clean(self) -> dict[str, Any]:
+        """The kind's seat count (its fewest when not given), checked with the seat chosen
+        (``seat``: a number, or None for a random seat) and the kind's options."""
+        data = super().clean()
+        if "kind" in self.errors:
+            return data
+        data["kind"] = data.get("kind") or DEFAULT_KIND
+        kind = get_kind(data["kind"])
+        count = data.get("seat_count") or kind.seats.min
+        data["seat_count"] = count
+        try:
+            kind.check_seat_count(count)
+        except KindError as error:
+            self.add_error("seat_count", str(error))
+        seat = data.get("seat")
+        data["seat"] = None if seat in (None, "", RANDOM_SEAT) else int(seat)
+        if data["seat"] is not None and data["seat"] > count:
+            names = ", ".join(kind.seat_names(count)) if count in kind.seats else "its seats"
+            self.add_error(
+                "seat",
+                f"A game of {kind.name} for {count} has no seat {data['seat']}: choose "
+                f"Random or one of {names}.",
+            )
+        if data.get("window_forfeit") and "window_forfeit" not in kind.option_names:
+            self.add_error(
+                "window_forfeit", f"The window-forfeit variant is not an option of {kind.name}."
+            )
+        return data
 
 
 class MoveForm(forms.Form):

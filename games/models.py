@@ -13,26 +13,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Prefetch, Q, prefetch_related_objects
 
 from games.clock import ClockKind, TimeControl
-
-
-class Side(models.TextChoices):
-    ORANGE = "orange", "Orange"
-    BLUE = "blue", "Blue"
-
-
-class Result(models.TextChoices):
-    NONE = "", "—"
-    ORANGE_WINS = "1-0", "Orange wins"
-    BLUE_WINS = "0-1", "Blue wins"
-    DRAW = "1/2-1/2", "Draw"
-
-    @classmethod
-    def loss_for(cls, side: str) -> Result:
-        """The result when ``side`` loses (by resignation or on time)."""
-        return cls.BLUE_WINS if side == Side.ORANGE else cls.ORANGE_WINS
+from games.kinds import DEFAULT_KIND, get_kind
+from games.kinds.base import GameKind, SeededChance
 
 
 class TimeControlFields(models.Model):
@@ -92,11 +77,6 @@ class Challenge(TimeControlFields):
         DECLINED = "declined", "Declined"
         CANCELLED = "cancelled", "Cancelled"
 
-    class ColourChoice(models.TextChoices):
-        ORANGE = "orange", "Orange (moves first)"
-        BLUE = "blue", "Blue"
-        RANDOM = "random", "Random"
-
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
     )
@@ -108,11 +88,10 @@ class Challenge(TimeControlFields):
         blank=True,
         help_text="Empty for an open seek that anyone may accept.",
     )
-    colour = models.CharField(
-        max_length=6,
-        choices=ColourChoice.choices,
-        default=ColourChoice.RANDOM,
-        help_text="The colour the challenger plays.",
+    kind = models.CharField(max_length=20, default=DEFAULT_KIND, help_text="The game to play.")
+    seat_count = models.PositiveSmallIntegerField(default=2, help_text="Players in the game.")
+    seat_choice = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat the challenger takes; empty: drawn at random."
     )
     rated = models.BooleanField(default=True)
     public = models.BooleanField(default=True, help_text="Anyone may watch the game.")
@@ -143,23 +122,68 @@ class Challenge(TimeControlFields):
         target = self.opponent or "anyone"
         return f"Challenge #{self.pk}: {self.challenger} → {target} ({self.status})"
 
+    @property
+    def game_kind(self) -> GameKind:
+        return get_kind(self.kind)
+
+
+class ChallengeEntrant(models.Model):
+    """A player who took a seat of an open seek for more than two players; the game starts
+    when the seek is full (the challenger holds the first of its seats)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="seek_entrant_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in challenge #{self.challenge_id}"
+
+
+class ChallengeInvitation(models.Model):
+    """A player named in a direct challenge to several (a game for three or more): they
+    accept (taking a seat, a ``ChallengeEntrant``) or decline, which closes the challenge for
+    everyone. The game starts when every invited player has accepted."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_invitations"
+    )
+
+    class Meta:
+        ordering = ["challenge", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="challenge_invitation_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to challenge #{self.challenge_id}"
+
 
 class GameQuerySet(models.QuerySet["Game"]):
     """Filters on a game's seats, so code outside games never names them."""
 
     def played_by(self, user: object) -> GameQuerySet:
         """Games where ``user`` holds a seat."""
-        return self.filter(Q(orange=user) | Q(blue=user))
+        return self.filter(Exists(GameSeat.objects.filter(game=OuterRef("pk"), user=user)))
 
     def awaiting(self, user: object) -> GameQuerySet:
         """Games in progress where it is ``user``'s turn."""
-        return self.filter(status="active").filter(
-            Q(orange=user, to_move=Side.ORANGE) | Q(blue=user, to_move=Side.BLUE)
+        to_move = GameSeat.objects.filter(
+            game=OuterRef("pk"), seat=OuterRef("seat_to_move"), user=user
         )
+        return self.filter(Exists(to_move), status="active")
 
     def with_players(self) -> GameQuerySet:
-        """Load every seat's player and profile with the games."""
-        return self.select_related("orange__profile", "blue__profile")
+        """Load every seat, its player and profile with the games (one more query)."""
+        return self.prefetch_related(SEATS_WITH_PLAYERS)
 
 
 class Game(TimeControlFields):
@@ -178,12 +202,8 @@ class Game(TimeControlFields):
         ADJUDICATION = "adjudication", "Adjudicated"
         ANNULLED = "annulled", "Annulled"
 
-    orange = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_orange"
-    )
-    blue = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_blue"
-    )
+    kind = models.CharField(max_length=20, default=DEFAULT_KIND, help_text="The game played.")
+    seat_count = models.PositiveSmallIntegerField(default=2, help_text="Players in the game.")
     challenge = models.OneToOneField(
         Challenge, on_delete=models.SET_NULL, null=True, blank=True, related_name="game"
     )
@@ -194,22 +214,28 @@ class Game(TimeControlFields):
         default=False,
         help_text="A player may ask to take back their last move (unrated games always may).",
     )
+    #: For a kind with chance: the secret seed every outcome is drawn from (hex), published
+    #: only as its SHA-256 (``chance_commitment``) until the game ends. Never shown while the
+    #: game runs: not on a page, in an API answer, an email or a log.
+    chance_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     #: The clock as it was before the last move (``services.takebacks``): its ply, the mover's
     #: bank and the running time they had left then, so an agreed takeback loses no time.
     clock_before_last_move = models.JSONField(null=True, blank=True, editable=False)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    result = models.CharField(max_length=7, choices=Result.choices, blank=True, default="")
+    result = models.CharField(
+        max_length=40, blank=True, default="", help_text="The kind's result text, e.g. 1-0."
+    )
     termination = models.CharField(
         max_length=12, choices=Termination.choices, blank=True, default=""
     )
     ply = models.PositiveIntegerField(default=0, help_text="Number of turns recorded so far.")
-    to_move = models.CharField(max_length=6, choices=Side.choices, blank=True, default=Side.ORANGE)
+    seat_to_move = models.PositiveSmallIntegerField(
+        null=True, blank=True, default=1, help_text="Whose turn it is; empty once over."
+    )
 
     turn_started_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    orange_time_left = models.DurationField(null=True, blank=True)
-    blue_time_left = models.DurationField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -223,7 +249,6 @@ class Game(TimeControlFields):
             ("adjudicate_game", "Can adjudicate games (moderators)"),
         ]
         constraints = [
-            models.CheckConstraint(condition=~Q(orange=models.F("blue")), name="game_two_players"),
             models.CheckConstraint(
                 condition=(Q(status="active") & Q(result="") & Q(finished_at__isnull=True))
                 | (Q(status="finished") & ~Q(result="") & Q(finished_at__isnull=False))
@@ -231,15 +256,13 @@ class Game(TimeControlFields):
                 name="game_status_matches_result",
             ),
             models.CheckConstraint(
-                condition=Q(status="active", to_move__in=["orange", "blue"])
-                | (~Q(status="active") & Q(to_move="")),
+                condition=Q(status="active", seat_to_move__isnull=False)
+                | (~Q(status="active") & Q(seat_to_move__isnull=True)),
                 name="game_to_move_only_while_active",
             ),
         ]
         indexes = [
             models.Index(fields=["status", "deadline"]),
-            models.Index(fields=["orange", "status"]),
-            models.Index(fields=["blue", "status"]),
             # The game lists' order (newest first, selectors.NEWEST_FIRST), for everyone and
             # for visitors: a cursor page reads its rows from the index, sorting nothing.
             models.Index(fields=["-created_at", "-id"], name="game_newest_first"),
@@ -247,20 +270,34 @@ class Game(TimeControlFields):
         ]
 
     def __str__(self) -> str:
-        return f"Game #{self.pk}: {self.orange} (Orange) v {self.blue} (Blue)"
+        return f"Game #{self.pk}: " + " v ".join(
+            f"{seat.user} ({self.seat_name(seat.seat)})" for seat in self.seat_list
+        )
 
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
-    def player_side(self, user: object) -> Side | None:
-        """Which colour ``user`` plays here, or None for a spectator."""
-        user_id = getattr(user, "pk", None)
-        if user_id == self.orange_id:
-            return Side.ORANGE
-        if user_id == self.blue_id:
-            return Side.BLUE
-        return None
+    @property
+    def game_kind(self) -> GameKind:
+        """The kind's rules and drawings (``games.kinds``)."""
+        return get_kind(self.kind)
+
+    @property
+    def chance(self) -> SeededChance | None:
+        """The chance source of a kind with chance (None for a kind without)."""
+        return SeededChance(bytes.fromhex(self.chance_seed)) if self.chance_seed else None
+
+    @property
+    def chance_commitment(self) -> str:
+        """The SHA-256 of the seed, public from the start ("" for a kind without chance)."""
+        chance = self.chance
+        return "" if chance is None else chance.commitment
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The kind's variant options stored on this game."""
+        return {"window_forfeit": self.window_forfeit} if self.window_forfeit else {}
 
     @property
     def tournament(self) -> models.Model | None:
@@ -284,25 +321,29 @@ class Game(TimeControlFields):
 
     # --- seats: what code outside games reads of a game's players and result ----------------
 
-    kind = "celtic"
+    @property
+    def seat_list(self) -> list[GameSeat]:
+        """The seats in order, with players and profiles: prefetched by ``with_players``, or
+        read on first use and kept on the instance."""
+        if "seats" not in getattr(self, "_prefetched_objects_cache", {}):
+            prefetch_related_objects([self], SEATS_WITH_PLAYERS)
+        return list(self._prefetched_objects_cache["seats"])
+
+    def seat_row(self, seat: int) -> GameSeat:
+        return self.seat_list[seat - 1]
 
     def seat_users(self) -> list[Any]:
         """The players in seat order (seat 1 first)."""
-        return [self.orange, self.blue]
+        return [seat.user for seat in self.seat_list]
 
     def seat_of(self, user: object) -> int | None:
         """The seat ``user`` holds here (1, 2 ...), or None for a spectator."""
-        side = self.player_side(user)
-        return None if side is None else (1 if side == Side.ORANGE else 2)
+        user_id = getattr(user, "pk", None)
+        return next((seat.seat for seat in self.seat_list if seat.user_id == user_id), None)
 
     def user_at(self, seat: int) -> Any:
         """The player in ``seat``."""
-        return self.seat_users()[seat - 1]
-
-    @property
-    def seat_to_move(self) -> int | None:
-        """The seat whose turn it is, None once the game is over."""
-        return {Side.ORANGE: 1, Side.BLUE: 2}.get(self.to_move)
+        return self.seat_row(seat).user
 
     def user_to_move(self) -> Any:
         """The player whose turn it is, None once the game is over."""
@@ -311,25 +352,18 @@ class Game(TimeControlFields):
 
     def seat_name(self, seat: int) -> str:
         """The name the kind gives ``seat`` (Celtic!: Orange, Blue)."""
-        return ("Orange", "Blue")[seat - 1]
+        return self.game_kind.seat_names(self.seat_count)[seat - 1]
 
     def seat_time_left(self, seat: int) -> timedelta | None:
         """The bank of the player in ``seat`` (None without a time limit)."""
-        return self.orange_time_left if seat == 1 else self.blue_time_left
+        return self.seat_row(seat).time_left
 
     def placings(self) -> list[tuple[Any, int]]:
         """Each player in seat order with their finishing place (1 = first; a draw shares
         first place); empty unless the game is finished."""
         if self.status != self.Status.FINISHED:
             return []
-        places = {Result.ORANGE_WINS: (1, 2), Result.BLUE_WINS: (2, 1), Result.DRAW: (1, 1)}
-        return list(zip(self.seat_users(), places[self.result], strict=True))
-
-    def player(self, side: str) -> object:
-        return self.orange if side == Side.ORANGE else self.blue
-
-    def time_left(self, side: str) -> timedelta | None:
-        return self.orange_time_left if side == Side.ORANGE else self.blue_time_left
+        return [(seat.user, seat.place) for seat in self.seat_list if seat.place is not None]
 
     def end(self, *, status: str, result: str, termination: str, finished_at: datetime) -> None:
         """Set the columns of a game that is over (not saved): no one to move, no deadline."""
@@ -337,8 +371,37 @@ class Game(TimeControlFields):
         self.result = result
         self.termination = termination
         self.finished_at = finished_at
-        self.to_move = ""
+        self.seat_to_move = None
         self.deadline = None
+
+
+class GameSeat(models.Model):
+    """One player's seat in a game: who sits there, their clock, and their finishing place."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(help_text="1 moves first, then 2, and so on.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="game_seats"
+    )
+    time_left = models.DurationField(null=True, blank=True, help_text="The player's bank.")
+    place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Finishing place once the game is over (1 = first)."
+    )
+    left_at_ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="When the player left a game the others play on."
+    )
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_seat_once"),
+            models.UniqueConstraint(fields=["game", "user"], name="game_player_once"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="game_seat_from_one"),
+        ]
+        indexes = [models.Index(fields=["user", "game"], name="game_seat_user")]
+
+    def __str__(self) -> str:
+        return f"Game #{self.game_id} seat {self.seat}: {self.user}"
 
 
 class Move(models.Model):
@@ -355,10 +418,11 @@ class Move(models.Model):
         MOVE = "move", "Move"
         PASS = "pass", "Pass"
         FORFEIT = "forfeit", "Forfeited turn"
+        LEAVE = "leave", "Left the game"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
-    side = models.CharField(max_length=6, choices=Side.choices)
+    seat = models.PositiveSmallIntegerField(help_text="The seat whose turn this was.")
     kind = models.CharField(max_length=7, choices=Kind.choices)
     notation = models.CharField(max_length=16, blank=True, help_text="Empty for a pass.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -374,7 +438,7 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id}#{self.ply} {self.side} {self.kind} {self.notation}".rstrip()
+        return f"{self.game_id}#{self.ply} seat {self.seat} {self.kind} {self.notation}".rstrip()
 
 
 class IdempotentRequest(models.Model):
@@ -540,3 +604,9 @@ class TakebackRequest(models.Model):
 
     def __str__(self) -> str:
         return f"Takeback of {self.move} in game #{self.game_id} ({self.status})"
+
+
+#: A game's seats in order with each player and profile: one query for any number of games.
+SEATS_WITH_PLAYERS = Prefetch(
+    "seats", queryset=GameSeat.objects.select_related("user__profile").order_by("seat")
+)

@@ -15,11 +15,10 @@ from django.views.decorators.http import require_POST
 
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
-from games.engine import position_data
-from games.kinds.celtic import GameState
-from games.kinds.celtic.svg import board_svg, knot_strand_colours
+from games.boards import AnalysisRequest, kind_pages
+from games.kinds.base import State
 from games.models import Game
-from games.views import _legal_moves_json, _supply_rows, _visible_game
+from games.views import _visible_game
 
 
 def _tried(request: HttpRequest) -> list[str]:
@@ -35,7 +34,7 @@ def _line_url(game: Game, line: list[str]) -> str:
 
 
 def game_analysis(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A private board from the game's current position: try the engine's legal moves, take
+    """A private board from the game's current position: try the kind's legal choices, take
     them back one by one, reset. The moves live in the address only; the game never sees
     them. An illegal try is refused with the rule it breaks and the line kept before it."""
     game = _visible_game(request, game_id)
@@ -50,30 +49,22 @@ def game_analysis(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/analysis.html", context, status=status)
 
 
-def _analysis_context(game: Game, state: GameState, line: list[str]) -> dict[str, Any]:
-    data = position_data(state)
-    legal = [] if state.is_over() else state.legal_moves()
-    to_move = state.to_move.value if state.to_move else None
-    board = board_svg(
-        tiles=data["tiles"],  # type: ignore[arg-type]
-        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
-        playable_cells={str(move.cell) for move in legal},
-        knot_colours=knot_strand_colours(state.result().knots),
-        last_cell=None,
-        title=f"Analysis of game {game.pk}: the design after {state.ply} turns",
+def _analysis_context(game: Game, state: State, line: list[str]) -> dict[str, Any]:
+    pages = kind_pages(game.kind)
+    board = pages.analysis_board(
+        AnalysisRequest(
+            game=game, state=state, line=line, line_url=lambda tried: _line_url(game, tried)
+        )
     )
     return {
         "game": game,
-        "board": board,
-        "position": data,
-        "supply": _supply_rows(data["supply"]),  # type: ignore[arg-type]
-        "to_move": to_move,
+        "analysis_board_template": pages.analysis_board_template,
+        "analysis_side_template": pages.analysis_side_template,
+        **board,
         "line": line,
         "line_text": ",".join(line),
         "take_back_url": _line_url(game, line[:-1]) if line else None,
         "reset_url": _line_url(game, []),
-        "legal": [{"notation": str(m), "url": _line_url(game, [*line, str(m)])} for m in legal],
-        "legal_json": _legal_moves_json(legal, own=to_move) if legal else None,
     }
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Case, CharField, F, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 
 from accounts.selectors import (
@@ -17,19 +18,20 @@ from accounts.selectors import (
     vacation_intervals,
     vacation_intervals_by_user,
 )
+from celtictext import ordinal
 from games import audit, errors
 from games.clock import ClockReading, Interval, Pauses, read_clock
-from games.engine import game_state, replay, variant_of
-from games.kinds.celtic import GameRecord, GameState, IllegalMoveError, NotationError
-from games.kinds.celtic import Move as EngineMove
+from games.engine import game_state, replay
+from games.kinds.base import Chance, ChoiceNotationError, KindError, SeededChance, State
 from games.models import (
     Challenge,
+    ChallengeInvitation,
     ConditionalLine,
     Game,
     GameMessage,
     GameNote,
+    GameSeat,
     Move,
-    Side,
     TakebackRequest,
 )
 
@@ -45,12 +47,12 @@ NEVER = datetime(9999, 12, 31, tzinfo=ZoneInfo("UTC"))
 
 
 def _with_players(games: QuerySet[Game]) -> QuerySet[Game]:
-    return games.select_related("orange__profile", "blue__profile")
+    return games.with_players()
 
 
 def game_list_for_player(*, user: AbstractBaseUser, status: str | None = None) -> QuerySet[Game]:
     """The games ``user`` plays in, newest first, optionally of one status."""
-    games = Game.objects.filter(Q(orange=user) | Q(blue=user))
+    games = Game.objects.played_by(user)
     if status:
         games = games.filter(status=status)
     return _with_players(games).order_by(*NEWEST_FIRST)
@@ -59,19 +61,17 @@ def game_list_for_player(*, user: AbstractBaseUser, status: str | None = None) -
 def game_list_my_turn(*, user: AbstractBaseUser) -> QuerySet[Game]:
     """Games waiting for ``user``'s move, the least time left first (no limit last). The
     order is by an annotation, ``deadline_or_never``, so a cursor can key on it."""
-    games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
-        Q(orange=user, to_move="orange") | Q(blue=user, to_move="blue")
-    )
+    games = Game.objects.awaiting(user)
     games = games.annotate(deadline_or_never=Coalesce("deadline", Value(NEVER)))
     return _with_players(games).order_by("deadline_or_never", "id")
 
 
 def game_list_public(*, player: AbstractBaseUser | None = None) -> QuerySet[Game]:
-    """Public games, or the public games of one player (by id, so the player's two indexes
-    serve it rather than a scan of every game joined to its players' names)."""
+    """Public games, or the public games of one player (by id, so the seats' index on the
+    player serves it rather than a scan of every game joined to its players' names)."""
     games = Game.objects.filter(public=True)
     if player is not None:
-        games = games.filter(Q(orange=player) | Q(blue=player))
+        games = games.played_by(player)
     return _with_players(games).order_by(*NEWEST_FIRST)
 
 
@@ -85,7 +85,8 @@ def game_list_visible(*, user: AnyUser) -> QuerySet[Game]:
     if not user.is_authenticated:
         games = games.filter(public=True)
     elif not (user.is_staff and user.has_perm(GAME_VIEWER_PERMISSION)):
-        games = games.filter(Q(public=True) | Q(orange=user) | Q(blue=user))
+        mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+        games = games.filter(Q(public=True) | Exists(mine))
     return _with_players(games).order_by(*NEWEST_FIRST)
 
 
@@ -104,7 +105,7 @@ def game_get_visible(*, game_id: int, user: AnyUser) -> Game:
 def conditional_line_list(*, game: Game, user: AnyUser) -> QuerySet[ConditionalLine]:
     """``user``'s own queued lines in ``game`` that can still be played. Nobody sees another
     player's lines: to anyone but a player the list does not exist."""
-    if game.player_side(user) is None:
+    if game.seat_of(user) is None:
         raise errors.GameNotFound(f"You have no conditional moves in game #{game.pk}.")
     lines = ConditionalLine.objects.filter(game=game, owner_id=user.pk, start_ply__gte=game.ply)
     return lines if game.is_active else lines.none()
@@ -113,14 +114,18 @@ def conditional_line_list(*, game: Game, user: AnyUser) -> QuerySet[ConditionalL
 def game_note_get(*, game: Game, user: AnyUser) -> GameNote | None:
     """``user``'s own notes on ``game`` (None if they wrote none). Nobody reads another
     player's notes, moderators included: to anyone but a player the notes do not exist."""
-    if game.player_side(user) is None:
+    if game.seat_of(user) is None:
         raise errors.GameNotFound(f"You have no notes in game #{game.pk}.")
     return GameNote.objects.filter(game=game, owner_id=user.pk).first()
 
 
 def takeback_refusal(*, game: Game) -> str | None:
     """Why ``game`` allows no takeback, or None if it does: a rated game only if created
-    with takebacks allowed, a tournament, league or ladder game never."""
+    with takebacks allowed, a tournament, league or ladder game never, nor a game of a kind
+    with chance."""
+    kind = game.game_kind
+    if kind.has_chance:
+        return f"{kind.name} has chance: a move taken back could be played again with new luck."
     if game.rated and not game.takebacks:
         return "This rated game was created without takebacks, so none can be asked."
     if game.in_competition:
@@ -140,11 +145,15 @@ def takeback_pending(*, game: Game) -> TakebackRequest | None:
 ANALYSIS_MAX_MOVES = 100
 
 
-def analysis_position(*, game: Game, moves: Sequence[str], ply: int | None = None) -> GameState:
+def analysis_position(*, game: Game, moves: Sequence[str], ply: int | None = None) -> State:
     """The position after ``moves`` tried in turn from the game's position after ``ply``
     turns (default: now), automatic passes included. Nothing is stored: the game never sees
-    an analysis. A move that does not parse or is illegal is refused, naming its place."""
-    state = game_position(game=game, ply=ply)
+    an analysis. A move that does not parse or is illegal is refused, naming its place.
+
+    In a kind with chance the tried moves draw from a public source (derived from the seed's
+    commitment), never from the game's secret seed: an analysis must not show the flips the
+    game itself will make."""
+    state = game_position(game=game, ply=ply, chance=_analysis_chance(game))
     if len(moves) > ANALYSIS_MAX_MOVES:
         raise errors.DomainError(
             f"{len(moves)} moves were tried; at most {ANALYSIS_MAX_MOVES} are allowed.",
@@ -152,30 +161,29 @@ def analysis_position(*, game: Game, moves: Sequence[str], ply: int | None = Non
         )
     for number, text in enumerate(moves, start=1):
         try:
-            state.apply(EngineMove.parse(text))
-        except NotationError as exc:
-            raise errors.InvalidNotation(
-                f"Tried move {number}: {exc}", expected=errors.HOW_TO_WRITE_A_MOVE, index=number
+            state.play(text)
+        except ChoiceNotationError as exc:
+            raise errors.refused_choice(
+                game.game_kind, exc, prefix=f"Tried move {number}: ", index=number
             ) from None
-        except IllegalMoveError as exc:
-            raise errors.IllegalMove(
-                f"Tried move {number}, {text.strip()}, is illegal here: {exc}",
-                rule=exc.rule.value,
-                index=number,
-            ) from None
+        except KindError as exc:
+            prefix = f"Tried move {number}, {text.strip()}, is illegal here: "
+            raise errors.refused_choice(game.game_kind, exc, prefix=prefix, index=number) from None
     return state
 
 
 def game_live_status(*, game: Game, user: AnyUser) -> dict[str, object]:
     """The few facts a page polls to learn that the game moved on."""
-    side = game.player_side(user)
+    seat = game.seat_of(user)
+    to_move = game.seat_to_move
     return {
         "id": game.pk,
         "ply": game.ply,
         "status": game.status,
-        "to_move": game.to_move or None,
+        "to_move": None if to_move is None else game.seat_name(to_move).lower(),
+        "seat_to_move": to_move,
         "result": game.result or None,
-        "your_turn": game.is_active and side is not None and game.to_move == side,
+        "your_turn": game.is_active and seat is not None and to_move == seat,
     }
 
 
@@ -187,64 +195,98 @@ def game_list_live_status(*, user: AbstractBaseUser) -> dict[str, object]:
     return {"your_turn": sum(1 for row in rows if row["your_turn"]), "games": rows}
 
 
-def game_position(*, game: Game, ply: int | None = None) -> GameState:
-    """The position after ``ply`` turns (default: the current one), replayed from the moves."""
+def _analysis_chance(game: Game) -> SeededChance | None:
+    """The chance an analysis of ``game`` draws from: public, and the same on every reload."""
+    if not game.chance_seed:
+        return None
+    return SeededChance(hashlib.sha256(f"{game.chance_commitment}:analysis".encode()).digest())
+
+
+def game_position(*, game: Game, ply: int | None = None, chance: Chance | None = None) -> State:
+    """The position after ``ply`` turns (default: the current one), replayed from the moves;
+    ``chance``: what play from it draws from (default: the game's own)."""
     if ply is not None and not 0 <= ply <= game.ply:
         raise errors.DomainError(
             f"ply {ply} is outside this game: expected 0 to {game.ply}.", code="invalid_ply"
         )
-    return game_state(game, ply=ply)
+    return game_state(game, ply=ply, chance=chance)
 
 
-def game_moves_and_position(*, game: Game) -> tuple[list[Move], GameState]:
+def game_moves_and_position(*, game: Game) -> tuple[list[Move], State]:
     """Every recorded turn of the game and the position after them, from one read."""
     rows = list(game.moves.order_by("ply"))
-    return rows, replay(rows, variant_of(game))
+    return rows, replay(rows, game)
 
 
-def game_record(*, game: Game) -> GameRecord:
-    """The game as a record (JSON or text), headers filled from the database."""
-    state = game_state(game)
+def game_record_headers(*, game: Game) -> dict[str, str]:
+    """The headers of ``game``'s record, filled from the database: the players as the kind
+    names them (Celtic!: Orange, Blue), and for a kind with chance the seed's commitment, and
+    the seed itself once the game is over."""
+    kind = game.game_kind
+    usernames = [user.get_username() for user in game.seat_users()]
     headers = {
         "Event": "Correspondence game",
         "Site": "Celtic! by correspondence",
         "Game": str(game.pk),
         "Date": game.created_at.strftime("%Y.%m.%d"),
-        "Orange": game.orange.get_username(),
-        "Blue": game.blue.get_username(),
+        **kind.seat_headers(usernames),
         "TimeControl": game.time_control.describe(),
         "Rated": "yes" if game.rated else "no",
         "Result": game.result or "*",
     }
+    if game.chance_seed:
+        revealed = None if game.is_active else game.chance_seed
+        headers.update(kind.chance_headers(game.chance_commitment, revealed))
     if game.termination and game.termination != Game.Termination.NORMAL:
         headers["Termination"] = game.termination
-    return GameRecord(
-        headers=headers, variant=variant_of(game), turns=state.history, result=game.result or "*"
-    )
+    return headers
+
+
+def game_record_text(*, game: Game) -> str:
+    """The game as its kind writes a record."""
+    return game.game_kind.record_text(game_state(game), game_record_headers(game=game))
+
+
+def game_record_data(*, game: Game) -> dict[str, object]:
+    """The game's record as JSON-able data (the kind's own form)."""
+    return game.game_kind.record_data(game_state(game), game_record_headers(game=game))
+
+
+#: An open seek: addressed to no opponent and inviting no one.
+_OPEN_TO_ANYONE = Q(opponent__isnull=True) & ~Exists(
+    ChallengeInvitation.objects.filter(challenge=OuterRef("pk"))
+)
 
 
 def challenge_list_open(*, exclude_user: AnyUser | None = None) -> QuerySet[Challenge]:
     """Open seeks that anyone may accept, newest first (none by a suspended player)."""
     seeks = Challenge.objects.filter(
-        status=Challenge.Status.OPEN, opponent__isnull=True, challenger__is_active=True
+        _OPEN_TO_ANYONE, status=Challenge.Status.OPEN, challenger__is_active=True
     )
     if exclude_user is not None and exclude_user.is_authenticated:
         seeks = seeks.exclude(challenger=exclude_user)
     return seeks.select_related("challenger")
 
 
+def _received_by(user: AbstractBaseUser) -> Q:
+    """Challenges addressed to ``user``: as the opponent, or among the invited players."""
+    invited = ChallengeInvitation.objects.filter(challenge=OuterRef("pk"), user=user)
+    return Q(opponent=user) | Q(Exists(invited))
+
+
 def challenge_list_for_user(*, user: AbstractBaseUser, scope: str = "all") -> QuerySet[Challenge]:
     """Challenges ``user`` sent (``outgoing``), received (``incoming``), or both."""
-    sent, received = Q(challenger=user), Q(opponent=user)
+    sent, received = Q(challenger=user), _received_by(user)
     condition = {"outgoing": sent, "incoming": received}.get(scope, sent | received)
     return Challenge.objects.filter(condition).select_related("challenger", "opponent")
 
 
 def challenge_get_visible(*, challenge_id: int, user: AnyUser) -> Challenge:
-    """A challenge is visible to its two players, and an open seek to everyone."""
-    visible = Q(opponent__isnull=True)
+    """A challenge is visible to its players (the challenger, the opponent or the invited),
+    and an open seek to everyone."""
+    visible = _OPEN_TO_ANYONE
     if user.is_authenticated:
-        visible |= Q(challenger=user) | Q(opponent=user)
+        visible |= Q(challenger=user) | _received_by(user)
     try:
         return Challenge.objects.select_related("challenger", "opponent").get(
             visible, pk=challenge_id
@@ -267,15 +309,15 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
 
 
 def clock_pauses(
-    *, game: Game, side: str, since: datetime, vacations: tuple[Interval, ...] | None = None
+    *, game: Game, seat: int, since: datetime, vacations: tuple[Interval, ...] | None = None
 ) -> Pauses:
-    """When ``side``'s clock stands still in ``game`` from ``since`` on: weekends in their
+    """When ``seat``'s clock stands still in ``game`` from ``since`` on: weekends in their
     profile time zone if the game has weekends off, their vacations if the game allows them.
 
     ``vacations``: the player's vacations ending after ``since`` when the caller has already
     read them (see ``game_clocks``); read here otherwise.
     """
-    user = game.player(side)
+    user = game.user_at(seat)
     zone = ZoneInfo(profile_get(user=user).time_zone) if game.weekends_off else None
     if not game.vacation_allowed:
         vacations = ()
@@ -319,7 +361,7 @@ def game_clock(
     """
     if not game.is_active or game.deadline is None:
         return None
-    pauses = clock_pauses(game=game, side=game.to_move, since=now, vacations=vacations)
+    pauses = clock_pauses(game=game, seat=game.seat_to_move, since=now, vacations=vacations)
     return read_clock(deadline=game.deadline, now=now, pauses=pauses)
 
 
@@ -327,7 +369,7 @@ def mover_vacations(*, games: Iterable[Game], now: datetime) -> dict[int, tuple[
     """The vacations (ending after ``now``) of the player to move in each running game with
     a deadline, by game id, read in one query."""
     movers = {
-        game.pk: game.orange_id if game.to_move == Side.ORANGE else game.blue_id
+        game.pk: game.user_to_move().pk
         for game in games
         if game.is_active and game.deadline is not None
     }
@@ -437,7 +479,7 @@ def termination_text(*, game: Game, reason: str | None = None) -> str:
     no move was made before the first deadline.
     """
     if game.is_active:
-        return f"In progress: {game.get_to_move_display()} to move."
+        return f"In progress: {game.seat_name(game.seat_to_move)} to move."
     ending = Game.Termination
     if game.termination in _MODERATOR_ACTIONS:
         why = game_moderator_reason(game=game) if reason is None else reason.strip()
@@ -445,10 +487,10 @@ def termination_text(*, game: Game, reason: str | None = None) -> str:
             if why is None:
                 return "Annulled: no move was made before the deadline."
             return f"Annulled by a moderator: {why}" if why else "Annulled by a moderator."
-        decided = f"Adjudicated by a moderator: {game.get_result_display()} ({game.result})"
+        decided = f"Adjudicated by a moderator: {result_words(game=game)} ({game.result})"
         return f"{decided}. Reason: {why}" if why else f"{decided}."
-    outcome = f"{game.get_result_display()} ({game.result})"
-    loser = {"1-0": "Blue", "0-1": "Orange"}.get(game.result, "")
+    outcome = f"{result_words(game=game)} ({game.result})"
+    loser = _leaver(game)
     if game.termination == ending.RESIGNATION and loser:
         return f"{loser} resigned: {outcome}."
     if game.termination == ending.TIMEOUT and loser:
@@ -458,3 +500,22 @@ def termination_text(*, game: Game, reason: str | None = None) -> str:
     if game.status == Game.Status.ANNULLED:
         return "Annulled."
     return f"Finished: {outcome}."
+
+
+def result_words(*, game: Game) -> str:
+    """A finished game's result in words: "Orange wins", "Draw", or for more players the
+    finishing order ("1st alice, 2nd bob, 3rd carol")."""
+    seats = game.seat_list
+    if any(seat.place is None for seat in seats):
+        return "—"
+    winners = [seat for seat in seats if seat.place == 1]
+    if len(seats) == 2:
+        return "Draw" if len(winners) == 2 else f"{game.seat_name(winners[0].seat)} wins"
+    ranked = sorted(seats, key=lambda seat: (seat.place, seat.seat))
+    return ", ".join(f"{ordinal(seat.place)} {seat.user.get_username()}" for seat in ranked)
+
+
+def _leaver(game: Game) -> str:
+    """The seat name of the player who resigned or ran out of time in a two-player game."""
+    losers = [seat for seat in game.seat_list if seat.place == 2]
+    return game.seat_name(losers[0].seat) if game.seat_count == 2 and len(losers) == 1 else ""

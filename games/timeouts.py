@@ -14,8 +14,9 @@ from django.db import transaction
 from django.db.models import Q
 
 from games import events
-from games.models import Game, Result
-from games.services import game_finish
+from games.kinds.base import Departure
+from games.models import Game
+from games.services.endings import game_seat_leave
 
 #: Overdue games read per step: memory stays bounded on any backlog.
 TIMEOUT_CHUNK = 500
@@ -24,7 +25,9 @@ TIMEOUT_CHUNK = 500
 def game_timeouts_decide(*, now: datetime, chunk_size: int = TIMEOUT_CHUNK) -> list[int]:
     """Decide every active game whose deadline passed before ``now``; returns their ids.
 
-    The player to move loses on time. A game in which no move was made at all is annulled
+    The player to move loses on time: their kind says what that does (in a two-player game
+    the other wins; with more players the others may play on, and the next player's clock
+    starts). A game in which no move was made at all is annulled
     instead (unless ``GAMES_TIMEOUT_ANNUL_UNSTARTED`` is False): it was never really played.
     Each game is decided in a transaction of its own with its row locked and the deadline
     checked again, so a second run, or a second worker, decides nothing twice. Overdue games
@@ -59,16 +62,17 @@ def _game_timeout_decide(*, game_id: int, now: datetime) -> bool:
     if game.ply == 0 and getattr(settings, "GAMES_TIMEOUT_ANNUL_UNSTARTED", True):
         game.end(
             status=Game.Status.ANNULLED,
-            result=Result.NONE,
+            result="",
             termination=Game.Termination.ANNULLED,
             finished_at=now,
         )
         game.save()
         events.publish(events.game_finished, game=game)
     else:
-        game_finish(
+        game_seat_leave(
             game=game,
-            result=Result.loss_for(game.to_move),
+            seat=game.seat_to_move,
+            how=Departure.TIMEOUT,
             termination=Game.Termination.TIMEOUT,
             now=now,
         )

@@ -7,30 +7,30 @@ show a refused request's ``DomainError.detail`` as a message before redirecting 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError, NotFound
 from games import selectors, services
+from games.boards import BoardRequest, kind_pages
 from games.clock import ClockReading
-from games.engine import position_data
 from games.forms import ChallengeForm, MoveForm
-from games.kinds.celtic import Forfeit, GameState, Pass, Turn
-from games.kinds.celtic import Move as EngineMove
-from games.kinds.celtic.svg import board_svg, knot_strand_colours, shape_icon_svg, tile_icon_svg
-from games.models import Challenge, Game, Move, Side, TakebackRequest
+from games.kinds.base import State, Step, StepKind
+from games.models import Challenge, ChallengeEntrant, Game, Move, TakebackRequest
 
 RECENT = 10
 
@@ -102,12 +102,19 @@ def challenges(request: HttpRequest) -> HttpResponse:
             return redirect(f"{reverse('accounts:login')}?next={request.path}")
         if form.is_valid() and _create_challenge(request, form):
             return redirect("games:challenges")
-    context: dict[str, Any] = {
-        "form": form,
-        "seeks": selectors.challenge_list_open(exclude_user=user),
-    }
+    seeks = selectors.challenge_list_open(exclude_user=user).annotate(
+        entrant_count=Count("entrants")
+    )
+    context: dict[str, Any] = {"form": form, "seeks": seeks}
     if user.is_authenticated:
-        mine = selectors.challenge_list_for_user(user=user)
+        mine = selectors.challenge_list_for_user(user=user).annotate(
+            entrant_count=Count("entrants")
+        )
+        context["seated"] = set(
+            ChallengeEntrant.objects.filter(
+                user=user, challenge__status=Challenge.Status.OPEN
+            ).values_list("challenge_id", flat=True)
+        )
         open_mine = [c for c in mine if c.status == Challenge.Status.OPEN]
         context["incoming"] = [c for c in open_mine if c.opponent_id == user.pk]
         context["outgoing"] = [c for c in open_mine if c.challenger_id == user.pk]
@@ -130,7 +137,9 @@ def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
         challenge = services.challenge_create(
             challenger=request.user,
             opponent=opponent,
-            colour=data["colour"],
+            kind=data["kind"],
+            seat_count=data["seat_count"],
+            seat_choice=data["seat"],
             rated=data["rated"],
             public=data["public"],
             window_forfeit=data["window_forfeit"],
@@ -151,14 +160,24 @@ def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
 @require_POST
 @login_required
 def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Start the game; for a seek of more than two not yet full, take a seat and go back."""
     try:
-        game = services.challenge_accept(challenge_id=challenge_id, user=request.user)
+        started = services.challenge_accept(challenge_id=challenge_id, user=request.user)
     except DomainError as exc:
         messages.error(request, exc.detail)
         return _back(request, "games:challenges")
-    side = game.player_side(request.user)
-    messages.success(request, f"The game has started: you play {side.label if side else '?'}.")
-    return redirect("games:game", game_id=game.pk)
+    if isinstance(started, Challenge):
+        taken = started.entrants.count() + 1
+        messages.success(
+            request,
+            f"You took a seat: {taken} of {started.seat_count} seats taken. "
+            "The game starts when every seat is taken.",
+        )
+        return _back(request, "games:challenges")
+    seat = started.seat_of(request.user)
+    name = started.seat_name(seat) if seat else "?"
+    messages.success(request, f"The game has started: you play {name}.")
+    return redirect("games:game", game_id=started.pk)
 
 
 @require_POST
@@ -228,59 +247,58 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _game_context(
-    request: HttpRequest, game: Game, *, state: GameState, current: GameState
+    request: HttpRequest, game: Game, *, state: State, current: State
 ) -> dict[str, Any]:
-    data = position_data(state)
-    side = game.player_side(request.user)
-    replaying = state.ply != current.ply
-    can_move = game.is_active and not replaying and side is not None and game.to_move == side
-    legal = state.legal_moves() if can_move else []
-    last_cell = _last_placed_cell(state.history)
-    knots = state.result().knots
-    board = board_svg(
-        tiles=data["tiles"],  # type: ignore[arg-type]
-        # An ended game has no open cells to play: its final design is drawn without them.
-        demand_cells=data["demand_cells"] if game.is_active or replaying else [],  # type: ignore[arg-type]
-        playable_cells={str(move.cell) for move in legal},
-        knot_colours=knot_strand_colours(knots),
-        last_cell=last_cell,
-        title=f"Game {game.pk}, the design after {state.ply} turns",
+    seat = game.seat_of(request.user)
+    shown_ply = len(state.steps)
+    replaying = shown_ply != len(current.steps)
+    can_move = game.is_active and not replaying and seat is not None and game.seat_to_move == seat
+    pages = kind_pages(game.kind)
+    board = pages.game_board(
+        BoardRequest(
+            game=game, state=state, viewer_seat=seat, can_move=can_move, replaying=replaying
+        )
     )
+    clock = selectors.game_clock(game=game, now=timezone.now())
+    seats = _seat_rows(game, clock, viewer_seat=seat, scores=board.get("seat_scores", {}))
     return {
         "game": game,
-        "viewer_side": side,
-        "board": board,
-        "position": data,
-        "knots": [
-            {"cells": [str(c) for c in knot.cells], "orange": knot.orange, "blue": knot.blue}
-            for knot in knots
-        ],
-        "supply": _supply_rows(data["supply"]),  # type: ignore[arg-type]
-        "move_rows": _move_rows(current.history, shown_ply=state.ply),
-        "shown_ply": state.ply,
+        "board_template": pages.board_template,
+        "side_template": pages.side_template,
+        **board,
+        "seats": seats,
+        "viewer_row": seats[seat - 1] if seat else None,
+        "to_move_row": seats[game.seat_to_move - 1] if game.seat_to_move else None,
+        "players_title": " v ".join(row["player"].get_username() for row in seats),
+        "move_rows": _move_rows(current.steps, seat_count=game.seat_count, shown_ply=shown_ply),
+        "shown_ply": shown_ply,
         "replaying": replaying,
-        "nav": _replay_nav(state.ply, current.ply),
+        "nav": _replay_nav(shown_ply, len(current.steps)),
         "can_move": can_move,
         "move_form": MoveForm(initial={"ply": game.ply}) if can_move else None,
-        "legal_json": _legal_moves_json(legal, own=side) if can_move else None,
-        "last_cell": last_cell,
-        "clock": (clock := selectors.game_clock(game=game, now=timezone.now())),
-        "clocks": _clocks(game, clock),
-        "is_player": side is not None,
+        "clock": clock,
+        "is_player": seat is not None,
         "game_over": not game.is_active,
-        **_play_aids_context(request, game, side=side, replaying=replaying),
+        **_play_aids_context(request, game, seat=seat, replaying=replaying),
     }
 
 
 def _play_aids_context(
-    request: HttpRequest, game: Game, *, side: str | None, replaying: bool
+    request: HttpRequest, game: Game, *, seat: int | None, replaying: bool
 ) -> dict[str, Any]:
     """What the page's script needs (confirmation, live polling) and the owner's queued
     conditional moves, which only they may see."""
     user = request.user
-    your_turn = game.is_active and side is not None and game.to_move == side
+    your_turn = game.is_active and seat is not None and game.seat_to_move == seat
     confirm = profile_get(user=user).confirm_moves if user.is_authenticated else True
-    can_queue = game.is_active and side is not None and not your_turn and not replaying
+    can_queue = (
+        game.is_active
+        and seat is not None
+        and not your_turn
+        and not replaying
+        and game.seat_count == 2  # conditional moves answer the one opponent's move
+        and not game.game_kind.has_chance
+    )
     return {
         "your_turn": your_turn,
         "confirm_moves": confirm,
@@ -289,64 +307,49 @@ def _play_aids_context(
         "conditional_lines": (
             selectors.conditional_line_list(game=game, user=user) if can_queue else []
         ),
-        "note": selectors.game_note_get(game=game, user=user) if side is not None else None,
-        **_takeback_context(game, side=side, replaying=replaying),
+        "note": selectors.game_note_get(game=game, user=user) if seat is not None else None,
+        **_takeback_context(game, seat=seat, replaying=replaying),
     }
 
 
-def _takeback_context(game: Game, *, side: str | None, replaying: bool) -> dict[str, Any]:
+def _takeback_context(game: Game, *, seat: int | None, replaying: bool) -> dict[str, Any]:
     """For a player of a game that allows takebacks: the request waiting for an answer, or
     the move they may ask to take back (their last, before the opponent has moved)."""
     none: dict[str, Any] = {"takeback_pending": None, "takeback_move": None}
-    if not game.is_active or side is None or replaying or selectors.takeback_refusal(game=game):
+    if not game.is_active or seat is None or replaying or selectors.takeback_refusal(game=game):
         return none
     pending = selectors.takeback_pending(game=game)
     if pending is not None:
         return {**none, "takeback_pending": pending}
-    last = game.moves.order_by("-ply").first() if game.to_move != side else None
-    if last is None or last.side != side or last.kind == Move.Kind.PASS:
+    last = game.moves.order_by("-ply").first() if game.seat_to_move != seat else None
+    if last is None or last.seat != seat or last.kind == Move.Kind.PASS:
         return none
     asked = TakebackRequest.objects.filter(game=game, ply=game.ply).exists()
     return {**none, "takeback_move": None if asked else last.notation}
 
 
-def _last_placed_cell(history: tuple[Turn, ...]) -> str | None:
-    for turn in reversed(history):
-        if isinstance(turn, EngineMove):
-            return str(turn.cell)
-    return None
+_STEP_TEXT: dict[StepKind, Callable[[str], str]] = {
+    StepKind.MOVE: lambda notation: notation,
+    StepKind.PASS: lambda notation: "pass",
+    StepKind.FORFEIT: lambda notation: f"forfeit {notation}",
+    StepKind.LEAVE: lambda notation: f"left ({notation})" if notation else "left",
+}
 
 
-def _supply_rows(supply: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
-    """Per colour, each shape with how many are left and a small picture of it."""
-    return [
+def _move_rows(steps: Sequence[Step], *, seat_count: int, shown_ply: int) -> list[dict[str, Any]]:
+    """The turns in rounds of one per seat, numbered as in the record (``1. f5 NE d5 NESW n``)."""
+    entries = [
         {
-            "colour": colour,
-            "total": sum(counts.values()),
-            "shapes": [
-                {"letter": letter, "count": count, "icon": shape_icon_svg(letter, colour)}
-                for letter, count in counts.items()
-            ],
+            "text": _STEP_TEXT[step.kind](step.notation),
+            "kind": "" if step.kind == StepKind.MOVE else step.kind.value,
+            "ply": index + 1,
+            "shown": index + 1 == shown_ply,
         }
-        for colour, counts in supply.items()
+        for index, step in enumerate(steps)
     ]
-
-
-def _move_rows(history: tuple[Turn, ...], *, shown_ply: int) -> list[dict[str, Any]]:
-    """The turns in pairs numbered as in the record (``1. f5 NE d5 NESW n``)."""
-    entries = []
-    for index, turn in enumerate(history):
-        kind = "pass" if isinstance(turn, Pass) else "forfeit" if isinstance(turn, Forfeit) else ""
-        entries.append(
-            {"text": str(turn), "kind": kind, "ply": index + 1, "shown": index + 1 == shown_ply}
-        )
     return [
-        {
-            "number": start // 2 + 1,
-            "orange": entries[start],
-            "blue": entries[start + 1] if start + 1 < len(entries) else None,
-        }
-        for start in range(0, len(entries), 2)
+        {"number": start // seat_count + 1, "turns": entries[start : start + seat_count]}
+        for start in range(0, len(entries), seat_count)
     ]
 
 
@@ -359,43 +362,30 @@ def _replay_nav(shown: int, last: int) -> dict[str, int | None]:
     }
 
 
-def _legal_moves_json(legal: list[EngineMove], *, own: str | None) -> dict[str, Any]:
-    """The legal moves for the click-to-play script, with one tile picture per kind."""
-    icons: dict[str, str] = {}
-    moves = []
-    for move in legal:
-        colour = "neutral" if move.neutral else str(own)
-        key = f"{move.mask}-{colour}"
-        if key not in icons:
-            icons[key] = tile_icon_svg(move.mask, colour, size=56)
-        moves.append(
-            {
-                "cell": str(move.cell),
-                "notation": str(move),
-                "icon": key,
-                "label": f"{move} ({'neutral ' if move.neutral else ''}{move.shape.name.lower()})",
-            }
-        )
-    return {"moves": moves, "icons": icons}
-
-
-def _clocks(game: Game, clock: ClockReading | None) -> list[dict[str, Any]]:
-    """Each player with their colour and time left; for the one to move, the running time
-    left, the deadline and why their clock is stopped, if it is."""
+def _seat_rows(
+    game: Game, clock: ClockReading | None, *, viewer_seat: int | None, scores: dict[int, str]
+) -> list[dict[str, Any]]:
+    """Each seat with its name (the kind's), player and time left; for the one to move, the
+    running time left, the deadline and why their clock is stopped, if it is."""
     rows = []
-    for side in Side:
-        to_move = game.is_active and game.to_move == side
+    for seat in game.seat_list:
+        to_move = game.is_active and game.seat_to_move == seat.seat
         running = clock if to_move else None
+        name = game.seat_name(seat.seat)
         rows.append(
             {
-                "side": side.value,
-                "label": side.label,
-                "player": game.player(side),
+                "seat": seat.seat,
+                "name": name,
+                "css": slugify(name),
+                "player": seat.user,
+                "is_viewer": seat.seat == viewer_seat,
                 "to_move": to_move,
+                "left": seat.left_at_ply is not None,
                 "deadline": game.deadline if to_move else None,
-                "time_left": running.time_left if running else game.time_left(side),
+                "time_left": running.time_left if running else seat.time_left,
                 "paused": running.paused if running else None,
                 "resumes_at": running.resumes_at if running else None,
+                "score": scores.get(seat.seat),
             }
         )
     return rows
@@ -408,7 +398,9 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write a move, like 'f5 NE' or 'd5 NESW n', and try again.")
+        messages.error(
+            request, f"No move was sent, or the page lost its ply. {game.game_kind.notation_help}"
+        )
         return redirect("games:game", game_id=game.pk)
     try:
         outcome = services.move_submit(
@@ -420,27 +412,30 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.detail)
         return redirect("games:game", game_id=game.pk)
-    side = game.player_side(request.user)
+    seat = game.seat_of(request.user)
     for row in outcome.turns:
-        if row.kind == row.Kind.MOVE and row.side != side:
-            messages.info(
-                request, f"Your opponent had queued a reply: {row.notation} was played at once."
-            )
-        elif row.kind == row.Kind.MOVE:
-            messages.success(request, f"You played {row.notation}.")
-        elif row.kind == row.Kind.FORFEIT:
-            messages.warning(
-                request,
-                f"{row.notation} breaks the 5x5 window: the tile is taken back and "
-                "your turn is forfeited.",
-            )
-        else:
-            messages.info(
-                request, f"{row.get_side_display()} has no legal move: a pass is recorded."
-            )
+        _turn_message(request, game, row, mine=row.seat == seat)
     if not outcome.game.is_active:
-        messages.info(request, f"The game is over: {outcome.game.get_result_display()}.")
+        messages.info(request, f"The game is over: {selectors.result_words(game=outcome.game)}.")
     return redirect("games:game", game_id=game.pk)
+
+
+def _turn_message(request: HttpRequest, game: Game, row: Move, *, mine: bool) -> None:
+    """Say what one turn recorded by the viewer's move was."""
+    name = game.seat_name(row.seat)
+    if row.kind == Move.Kind.MOVE and not mine:
+        who = "Your opponent" if game.seat_count == 2 else name
+        messages.info(request, f"{who} had queued a reply: {row.notation} was played at once.")
+    elif row.kind == Move.Kind.MOVE:
+        messages.success(request, f"You played {row.notation}.")
+    elif row.kind == Move.Kind.FORFEIT:
+        messages.warning(
+            request,
+            f"{row.notation} breaks the 5x5 window: the tile is taken back and "
+            "your turn is forfeited.",
+        )
+    elif row.kind == Move.Kind.PASS:
+        messages.info(request, f"{name} has no legal move: a pass is recorded.")
 
 
 @login_required
@@ -448,16 +443,21 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask for confirmation (GET), then resign (POST)."""
     game = _visible_game(request, game_id)
     if request.method != "POST":
-        if game.player_side(request.user) is None or not game.is_active:
+        if game.seat_of(request.user) is None or not game.is_active:
             messages.error(request, "Only a player can resign, and only while the game is on.")
             return redirect("games:game", game_id=game.pk)
         return render(request, "games/resign_confirm.html", {"game": game})
     try:
-        services.game_resign(game_id=game.pk, user=request.user)
+        after = services.game_resign(game_id=game.pk, user=request.user)
     except DomainError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.info(request, "You resigned. Your opponent wins this game.")
+        if after.is_active:
+            messages.info(request, "You resigned: you left the game and the others play on.")
+        elif after.seat_count == 2:
+            messages.info(request, "You resigned. Your opponent wins this game.")
+        else:
+            messages.info(request, f"You resigned. {selectors.result_words(game=after)}.")
     return redirect("games:game", game_id=game.pk)
 
 
@@ -518,7 +518,7 @@ def _messages_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     user = request.user
     return {
         "chat_messages": selectors.message_list_readable(game_id=game.pk, user=user),
-        "can_write_message": game.player_side(user) is not None,
+        "can_write_message": game.seat_of(user) is not None,
         "can_report_message": user.is_authenticated,
         "can_moderate_messages": selectors.user_moderates_messages(user=user),
     }

@@ -513,7 +513,9 @@ def _placement(season: Season, members: list[Membership]) -> list[list[Seat]]:
         .select_related("division")
         .order_by("season__number")
     }  # the latest finished season of each player wins
-    ratings = tournament_selectors.player_ratings(users=[m.player for m in members])
+    ratings = tournament_selectors.player_ratings(
+        users=[m.player for m in members], kind=season.league.kind
+    )
     returning, newcomers = [], []
     for order, member in enumerate(members):
         last = earlier.get(member.player_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -33,14 +33,14 @@ from games.models import Challenge, Game, GameMessage
 from games.selectors import game_clock, game_position, termination_text
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
-from notifications.position import POSITION_PLY
+from notifications.position import POSITION_PLY, REPLY_PLY
 from notifications.reply_tokens import (
     challenge_reply_token_make,
     reply_address,
     reply_token_make,
 )
 from notifications.services import Notice, notify, notify_many
-from rankings.selectors import rating_change_for_game
+from rankings.selectors import RatingChange, rating_changes_for_game
 
 
 def player_name(user: Any) -> str:
@@ -144,6 +144,7 @@ def on_deadline_near(
     context = game_context(game, user)
     clock = {"paused": reading.paused, "resumes_at": reading.resumes_at}
     context.update(time_left=reading.time_left, hours=hours, clock=clock)
+    context[REPLY_PLY] = game.ply  # the worker says what a reply names now
     row = notify(
         user=user,
         event=Event.DEADLINE_REMINDER,
@@ -171,10 +172,12 @@ def on_game_started(game: Game) -> None:
 
 
 def on_game_finished(game: Game) -> None:
-    """A game ended (finished or annulled): both players hear the result and the knots."""
+    """A game ended (finished or annulled): every player hears the result, the finishing
+    order with each player's rating change, and (Celtic!) the knots."""
     board = _final_board(game)
     ending = termination_text(game=game)
-    places = _places(game)
+    changes = rating_changes_for_game(game_id=game.pk)
+    places = _places(game, changes=changes)
     for user in game.seat_users():
         context = game_context(game, user)
         context.update(
@@ -182,7 +185,7 @@ def on_game_finished(game: Game) -> None:
             outcome=_outcome(game, user),
             places=places,
             termination=ending,
-            rating_change=_rating_change(game, user),
+            rating_change=_change_context(changes.get(user.pk)),
         )
         notify(
             user=user,
@@ -196,23 +199,26 @@ def on_game_finished(game: Game) -> None:
         )
 
 
-def _rating_change(game: Game, user: Any) -> dict[str, Any] | None:
-    change = rating_change_for_game(game_id=game.pk, user_id=user.pk)
+def _change_context(change: RatingChange | None) -> dict[str, Any] | None:
     if change is None:
         return None
     return {"before": change.before, "after": change.after, "signed_delta": change.signed_delta}
 
 
 def _final_board(game: Game) -> dict[str, Any]:
-    """The closed knots of the final position and each colour's knot scores, best first."""
-    result = game_position(game=game).result()
+    """The closed knots of the final position and each colour's knot scores, best first,
+    from the kind's position data (a Celtic! game's; nothing for a kind without knots)."""
+    data = game.game_kind.position_data(game_position(game=game))
+    knots, scores = data.get("knots"), data.get("scores")
+    if not isinstance(knots, list) or not isinstance(scores, dict):
+        return {}
     return {
         "knots": [
-            {"size": len(knot.cells), "orange": knot.orange, "blue": knot.blue}
-            for knot in result.knots
+            {"size": len(knot["cells"]), "orange": knot["orange"], "blue": knot["blue"]}
+            for knot in knots
         ],
-        "orange_scores": ", ".join(map(str, result.score.orange)) or "none",
-        "blue_scores": ", ".join(map(str, result.score.blue)) or "none",
+        "orange_scores": ", ".join(map(str, scores["orange"])) or "none",
+        "blue_scores": ", ".join(map(str, scores["blue"])) or "none",
     }
 
 
@@ -229,28 +235,41 @@ def _outcome(game: Game, user: Any) -> str:
     return "drew" if shared else "won"
 
 
-def _places(game: Game) -> list[dict[str, Any]]:
+def _places(
+    game: Game, *, changes: Mapping[int, RatingChange] | None = None
+) -> list[dict[str, Any]]:
     """The finishing order, first place first (players sharing a place in seat order), each
-    with the player's name and seat name; empty unless the game is finished."""
+    with the player's name, seat name and rating change in ``changes`` (by user id: the
+    ranking writes them before the result is told); empty unless the game is finished."""
     rows = [
-        {"place": place, "name": player_name(player), "seat_name": game.seat_name(seat)}
+        {
+            "place": place,
+            "name": player_name(player),
+            "seat_name": game.seat_name(seat),
+            "rating_change": _change_context((changes or {}).get(player.pk)),
+        }
         for seat, (player, place) in enumerate(game.placings(), start=1)
     ]
     return sorted(rows, key=lambda row: row["place"])
 
 
 def on_challenge_received(challenge: Challenge) -> None:
-    """A challenge addressed to someone (open seeks notify no one)."""
-    if challenge.opponent_id is None:
-        return
-    context = _challenge_context(challenge, challenger_name=player_name(challenge.challenger))
-    notify(
-        user=challenge.opponent,
-        event=Event.CHALLENGE_RECEIVED,
-        context=context,
-        dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{challenge.opponent_id}",
-        reply_to=challenge_reply_context(context, challenge=challenge),
-    )
+    """A challenge addressed to someone: its opponent, or each player a challenge to several
+    invites (open seeks notify no one)."""
+    if challenge.opponent is not None:
+        recipients = [challenge.opponent]
+    else:
+        recipients = [invited.user for invited in challenge.invitations.select_related("user")]
+    challenger_name = player_name(challenge.challenger)
+    for user in recipients:
+        context = _challenge_context(challenge, challenger_name=challenger_name)
+        notify(
+            user=user,
+            event=Event.CHALLENGE_RECEIVED,
+            context=context,
+            dedupe_key=f"{Event.CHALLENGE_RECEIVED}:{challenge.pk}:{user.pk}",
+            reply_to=challenge_reply_context(context, challenge=challenge, user_id=user.pk),
+        )
 
 
 def _challenge_context(challenge: Challenge, **names: str) -> dict[str, Any]:
@@ -264,11 +283,15 @@ def _challenge_context(challenge: Challenge, **names: str) -> dict[str, Any]:
     }
 
 
-def challenge_reply_context(context: dict[str, Any], *, challenge: Challenge) -> str:
-    """Add a token with which the challenged player answers ``challenge`` by email to
-    ``context`` (as ``reply_token``, empty when replies by email are off); returns the
-    Reply-To address."""
-    token = challenge_reply_token_make(challenge_id=challenge.pk, user_id=challenge.opponent_id)
+def challenge_reply_context(
+    context: dict[str, Any], *, challenge: Challenge, user_id: int | None = None
+) -> str:
+    """Add a token with which the challenged player (``user_id``, default: the opponent)
+    answers ``challenge`` by email to ``context`` (as ``reply_token``, empty when replies by
+    email are off); returns the Reply-To address."""
+    token = challenge_reply_token_make(
+        challenge_id=challenge.pk, user_id=user_id or challenge.opponent_id
+    )
     return _reply_token_add(context, token)
 
 
@@ -286,10 +309,11 @@ def on_challenge_accepted(challenge: Challenge, game: Game) -> None:
     )
 
 
-def on_challenge_declined(challenge: Challenge) -> None:
-    """Tell the challenger that the player they challenged declined."""
+def on_challenge_declined(challenge: Challenge, *, by: Any = None) -> None:
+    """Tell the challenger that a player they challenged (``by``, default: the opponent)
+    declined."""
     user = challenge.challenger
-    context = _challenge_context(challenge, opponent_name=player_name(challenge.opponent))
+    context = _challenge_context(challenge, opponent_name=player_name(by or challenge.opponent))
     notify(
         user=user,
         event=Event.CHALLENGE_DECLINED,

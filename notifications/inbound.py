@@ -42,7 +42,7 @@ from celticsite.errors import DomainError
 from celtictext import and_join
 from games.errors import HOW_TO_WRITE_A_MOVE
 from games.kinds.celtic.errors import Rule
-from games.kinds.celtic.render import describe_result, render_state
+from games.kinds.celtic.render import describe_result
 from games.models import Challenge, Game
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
@@ -54,6 +54,7 @@ from notifications.events import (
     opponents,
 )
 from notifications.models import InboundEmail, OutboxEmail
+from notifications.position import choice_answer, reply_instruction
 from notifications.reply_tokens import (
     SUBJECT_TAG,
     ReplyToken,
@@ -538,14 +539,14 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         "moved": record.outcome == Outcome.MOVED,
         "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
         "rule": rule,
-        "rule_text": Rule(rule).explanation if rule else "",
-        "how_to_write_a_move": HOW_TO_WRITE_A_MOVE,
+        "rule_text": _rule_text(rule),
+        "how_to_write_a_move": game.game_kind.notation_help if game else HOW_TO_WRITE_A_MOVE,
         "reply_token": "",
     }
     reply_to = ""
     if game is not None and game.seat_of(user) is not None:
         game.refresh_from_db()
-        context.update(_position_context(game, user=user))
+        context.update(_position_context(game, user=user, record=record))
         if is_turn_of(game, user):
             reply_to = move_reply_context(context, game=game, user=user)
     return notify(
@@ -557,19 +558,38 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
     )
 
 
+def _rule_text(rule: str) -> str:
+    """What the Celtic! rule ``rule`` says; empty for no rule, or a rule of a kind whose
+    errors name no rule of Celtic!'s."""
+    try:
+        return Rule(rule).explanation if rule else ""
+    except ValueError:
+        return ""
+
+
 def _inbound_summary(record: InboundEmail) -> dict[str, str]:
     """What the answer shows of the email received, as it is now."""
     return {"outcome": record.outcome, "notation": record.notation, "detail": record.detail}
 
 
-def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
-    """The game, the opponent, the drawn position and whose turn it is (or the result)."""
+def _position_context(game: Game, *, user: Any, record: InboundEmail) -> dict[str, Any]:
+    """The game, the opponent, the drawn position, what the move played gave (the flips of
+    a stack and where it may go, for a kind whose turn has several choices), and whose turn
+    it is (or the result)."""
     names = {other.pk: profile_get(user=other).name for other in opponents(game, user)}
     opponent_name = and_join(list(names.values()))
     state = game_position(game=game)
+    data = game.game_kind.position_data(state)
+    choice_lines: list[str] = []
+    if "phase" in data and record.outcome == Outcome.MOVED and record.ply is not None:
+        before = game.game_kind.position_data(game_position(game=game, ply=record.ply))
+        played = state.steps[record.ply :]
+        choice_lines = choice_answer(before, data, played=played, seat=game.seat_of(user))
     if not game.is_active:
         board_over = state.is_over() and game.termination == Game.Termination.NORMAL
-        result = describe_result(state.result()) if board_over else game.result or "no result"
+        engine = getattr(state, "engine", None)  # Celtic!'s engine: its result in words
+        board_over = board_over and engine is not None
+        result = describe_result(engine.result()) if board_over else game.result or "no result"
         turn = f"The game is over ({game.get_status_display().lower()}): {result}."
     elif is_turn_of(game, user):
         turn = "It is your move."
@@ -578,8 +598,10 @@ def _position_context(game: Game, *, user: Any) -> dict[str, Any]:
     return {
         "game": game,
         "opponent_name": opponent_name,
-        "position": render_state(state),
+        "position": game.game_kind.text(state),
         "turn_line": turn,
+        "choice_lines": choice_lines,
+        "reply_instruction": reply_instruction(data) if is_turn_of(game, user) else "",
     }
 
 

@@ -4,19 +4,22 @@ A "your turn" email is queued with the ply it was queued at (``POSITION_PLY`` in
 context); the worker replays the game to that ply and adds what the templates show of the
 position, and the board picture the HTML part shows inline. Turns already played never
 change, so the email shows the position as it was when queued, however late it is rendered.
+
+Everything here reads a game through its kind (``game.game_kind``): the text drawing, the
+SVG (sent as a PNG), the position data and the stored steps. What a kind's position data
+holds decides what is listed: a tile supply (Celtic!) or coins per seat and the flips of a
+stack waiting for its destination (Celtic Knot).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from games.engine import position_data
-from games.kinds.celtic import GameState
-from games.kinds.celtic.notation import Forfeit, Move
-from games.kinds.celtic.render import last_placed, render_state
-from games.kinds.celtic.svg import board_svg, knot_strand_colours
-from games.kinds.celtic.tiles import PLAYERS, Colour
+from accounts.selectors import profile_get
+from games.kinds.base import State, Step, StepKind
+from games.kinds.knot.notation import flips_sum
 from games.models import Game
 from games.selectors import game_position
 
@@ -24,6 +27,11 @@ from games.selectors import game_position
 BOARD_CID = "board@celtic"
 # The context key that asks the worker to show the game's position after this many turns.
 POSITION_PLY = "position_ply"
+# The context key that asks the worker only how a reply moves after this many turns (a
+# reminder: no board, but the square or destination a reply names).
+REPLY_PLY = "reply_ply"
+
+_LEFT_BY = {"resign": "resigned", "timeout": "ran out of time"}
 
 
 def position_for_email(
@@ -31,83 +39,216 @@ def position_for_email(
 ) -> tuple[dict[str, Any], str]:
     """What the templates show of the position ``context`` asks for (``POSITION_PLY`` turns
     into its ``game``), seen by ``user``, and the board's SVG (empty without ``board``: for
-    an email that is never sent on its own); nothing when it asks for none."""
+    an email that is never sent on its own); with ``REPLY_PLY`` instead, only what a reply
+    names then; nothing when it asks for neither."""
     ply = context.get(POSITION_PLY)
+    game = context.get("game")
+    if ply is None and context.get(REPLY_PLY) is not None:
+        state = game_position(game=game, ply=context[REPLY_PLY])
+        return {"reply_instruction": reply_instruction(game.game_kind.position_data(state))}, ""
     if ply is None:
         return {}, ""
-    game = context["game"]
     state = game_position(game=game, ply=ply)
-    svg = position_svg(game, state=state) if board else ""
+    svg = position_svg(game, state=state, seat=game.seat_of(user)) if board else ""
     return position_context(game, state=state, user=user), svg
 
 
-def position_context(game: Game, *, state: GameState, user: Any) -> dict[str, Any]:
-    """What a turn email shows of the position: what the opponent just played, the terminal
-    board (for the plain text), the tiles each side has left, and ``board_cid`` (the inline
-    PNG the HTML part shows, see ``position_svg``)."""
+def position_svg(game: Game, *, state: State, seat: int | None = None) -> str:
+    """The board as the kind draws it for the game page (``seat``'s pieces marked, when the
+    kind marks a viewer's)."""
+    return game.game_kind.svg(state, viewer_seat=seat)
+
+
+def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
+    """What a turn email shows of the position: the other seats' turns since ``user``'s
+    last one, the kind's text drawing (for the plain text), what each seat has left, the
+    flips waiting for a destination, how to reply, the number of the turn (for a kind that
+    counts turns apart from steps), and ``board_cid`` (the inline PNG the HTML part shows,
+    see ``position_svg``)."""
     seat = game.seat_of(user)
+    data = game.game_kind.position_data(state)
+    left_title, left = _pieces_left(game, data, seat=seat)
     return {
-        "opponent_turns": _opponent_turns(state, seat=seat),
-        "position": render_state(state),
-        "tiles_left": _tiles_left(state, seat=seat),
+        "opponent_turns": turns_since(game, state.steps, seat=seat, to_act=state.to_act),
+        "position": game.game_kind.text(state),
+        "left_title": left_title,
+        "tiles_left": left,
+        "flips_line": flips_line(data) if seat is not None and data.get("to_act") == seat else "",
+        "reply_instruction": reply_instruction(data),
+        "move_number": data["turns"] + 1 if isinstance(data.get("turns"), int) else None,
         "board_cid": BOARD_CID,
     }
 
 
-def position_svg(game: Game, *, state: GameState) -> str:
-    """The board as the game page draws it (without its clickable cells)."""
-    data = position_data(state)
-    last = last_placed(state)
-    return board_svg(
-        tiles=data["tiles"],  # type: ignore[arg-type]
-        demand_cells=data["demand_cells"],  # type: ignore[arg-type]
-        knot_colours=knot_strand_colours(state.result().knots),
-        last_cell=str(last) if last else None,
-        title=f"Game {game.pk}, the design after {state.ply} turns",
-    )
+# --- the turns since the player's last ----------------------------------------------------------
 
 
-def _seat_of(colour: Colour) -> int:
-    """The seat that plays ``colour`` (Orange: 1, Blue: 2)."""
-    return PLAYERS.index(colour) + 1
+@dataclass(frozen=True)
+class _Turn:
+    """Consecutive steps of one seat: one turn (a departure is a turn of its own)."""
+
+    seat: int
+    steps: tuple[Step, ...]
+
+    @property
+    def moved(self) -> bool:
+        return any(step.kind == StepKind.MOVE for step in self.steps)
 
 
-def _opponent_turns(state: GameState, *, seat: int | None) -> list[str]:
-    """The turns since ``seat`` last placed a tile, oldest first, e.g. ["Blue played f5 NE"]:
-    the opponent's move and any turn passed in between. Empty at the start of the game."""
-    turns: list[str] = []
-    for index in range(len(state.history) - 1, -1, -1):
-        turn = state.history[index]
-        colour = PLAYERS[index % 2]
-        if _seat_of(colour) == seat and isinstance(turn, Move):
+def _turns(steps: Sequence[Step]) -> list[_Turn]:
+    turns: list[_Turn] = []
+    for step in steps:
+        last = turns[-1] if turns else None
+        if (
+            last is not None
+            and last.seat == step.seat
+            and StepKind.LEAVE not in (step.kind, last.steps[-1].kind)
+        ):
+            turns[-1] = _Turn(step.seat, (*last.steps, step))
+        else:
+            turns.append(_Turn(step.seat, (step,)))
+    return turns
+
+
+def turns_since(
+    game: Game, steps: Sequence[Step], *, seat: int | None, to_act: int | None
+) -> list[str]:
+    """The other seats' turns since ``seat`` last moved, oldest first: a turn of one step
+    as a sentence ("Blue played f5 NE", "Blue passed (no legal move)", "Green resigned"), a
+    turn of several as the record writes its line, then the seat ("2 b1 T c2 (Blue)").
+    ``seat``'s own turn still going on (``to_act``) is skipped. Empty at the start."""
+    turns = _turns(steps)
+    if turns and to_act is not None and turns[-1].seat == to_act == seat:
+        turns.pop()  # the turn being played: its flips are shown apart
+    shown: list[str] = []
+    for turn in reversed(turns):
+        if turn.seat == seat and turn.moved:
             break
-        who = colour.name.title()
-        if isinstance(turn, Move):
-            turns.append(f"{who} played {turn}")
-        elif isinstance(turn, Forfeit):
-            turns.append(f"{who} forfeited {turn.move} (it broke the 5x5 window)")
-        else:
-            turns.append(f"{who} passed (no legal move)")
-    return turns[::-1]
+        shown.append(_turn_text(turn, who=game.seat_name(turn.seat)))
+    return shown[::-1]
 
 
-def _tiles_left(state: GameState, *, seat: int | None) -> list[dict[str, Any]]:
-    """Each supply (the player's first, then the opponent's, then the neutral tiles): its
-    name, how many tiles and which shapes, e.g. {"name": "You (Orange)", "count": 12,
-    "shapes": "C2 T3 S3 B2 K2"}."""
-    order = [*sorted(PLAYERS, key=lambda colour: _seat_of(colour) != seat), Colour.NEUTRAL]
+def _turn_text(turn: _Turn, *, who: str) -> str:
+    if len(turn.steps) > 1:
+        line = " ".join(step.notation or step.kind.value for step in turn.steps)
+        return f"{turn.seat} {line} ({who})"
+    step = turn.steps[0]
+    if step.kind == StepKind.MOVE:
+        return f"{who} played {step.notation}"
+    if step.kind == StepKind.FORFEIT:
+        return f"{who} forfeited {step.notation} (it broke the 5x5 window)"
+    if step.kind == StepKind.LEAVE:
+        return f"{who} {_LEFT_BY.get(step.notation, 'left the game')}"
+    return f"{who} passed (no legal move)"
+
+
+# --- what each seat has left ---------------------------------------------------------------------
+
+
+def _pieces_left(
+    game: Game, data: Mapping[str, Any], *, seat: int | None
+) -> tuple[str, list[dict[str, Any]]]:
+    """The title and rows of what each seat has left: a tile supply per colour (the
+    player's first, then the others', then the neutral tiles), or coins per seat."""
+    if isinstance(data.get("supply"), dict):
+        return "Tiles left", _tiles_left(game, data["supply"], seat=seat)
+    if isinstance(data.get("coins"), dict):
+        return "Coins left", _coins_left(game, data, seat=seat)
+    return "", []
+
+
+def _tiles_left(
+    game: Game, supply: Mapping[str, Mapping[str, int]], *, seat: int | None
+) -> list[dict[str, Any]]:
+    """E.g. {"name": "You (Orange)", "count": 12, "shapes": "C2 T3 S3 B2 K2"} per supply;
+    a supply named after no seat (Neutral) comes last."""
+    names = {game.seat_name(s).lower(): s for s in range(1, game.seat_count + 1)}
+    order = sorted(supply, key=lambda key: (key not in names, names.get(key) != seat))
     rows = []
-    for colour in order:
-        supply = state.supply(colour)
-        if colour is Colour.NEUTRAL:
-            name = "Neutral"
+    for key in order:
+        shapes = supply[key]
+        owner = names.get(key)
+        if owner is None:
+            name = key.title()
         else:
-            name = f"{'You' if _seat_of(colour) == seat else 'Opponent'} ({colour.name.title()})"
+            name = f"{'You' if owner == seat else 'Opponent'} ({game.seat_name(owner)})"
         rows.append(
             {
                 "name": name,
-                "count": sum(supply.values()),
-                "shapes": " ".join(f"{shape.letter}{n}" for shape, n in supply.items() if n),
+                "count": sum(shapes.values()),
+                "shapes": " ".join(f"{shape}{n}" for shape, n in shapes.items() if n),
             }
         )
     return rows
+
+
+def _coins_left(game: Game, data: Mapping[str, Any], *, seat: int | None) -> list[dict[str, Any]]:
+    """E.g. {"name": "2 Blue, Bob", "count": 5, "shapes": ""} per seat in seat order ("You"
+    for the player; "left the game" for a seat that left)."""
+    playing = set(data.get("playing", []))
+    rows = []
+    for number in range(1, game.seat_count + 1):
+        who = "you" if number == seat else profile_get(user=game.user_at(number)).name
+        rows.append(
+            {
+                "name": f"{number} {game.seat_name(number)}, {who}",
+                "count": data["coins"].get(str(number), 0),
+                "shapes": "" if number in playing else "left the game",
+            }
+        )
+    return rows
+
+
+# --- the flips and how to reply -----------------------------------------------------------------
+
+
+def flips_line(data: Mapping[str, Any]) -> str:
+    """``You flipped H T: 3. Reply with your destination: c3, e1.`` while a stack's
+    destination is to be chosen (a kind whose position data has flips), else empty."""
+    flips = data.get("flips")
+    if not flips:
+        return ""
+    destinations = ", ".join(data.get("destinations", []))
+    return f"{_flipped(flips)}. Reply with your destination: {destinations}."
+
+
+def _flipped(flips: str) -> str:
+    """``You flipped H T: 3`` (the points the flips give)."""
+    return f"You flipped {' '.join(flips)}: {flips_sum(flips)}"
+
+
+def choice_answer(
+    before: Mapping[str, Any], after: Mapping[str, Any], *, played: Sequence[Step], seat: int | None
+) -> list[str]:
+    """What a choice by email gave, for a kind whose turn has several choices (its position
+    data, ``before`` and ``after`` it, has a phase); ``played``: the steps since. A square
+    gives its flips and destinations (or a pass when none is reachable); a destination moves
+    the stack, and a landing that earns an extra move gives that move's flips at once."""
+    mine = [step for step in played if step.seat == seat]
+    if before.get("phase") is None or not mine:
+        return []
+    lines = []
+    first = mine[0].notation.split()
+    if before.get("phase") == "route":
+        lines.append(f"Your stack on {before.get('stack')} moved to {first[0]}.")
+        if len(first) < 2:  # no extra move: the turn is over
+            return lines
+        lines.append(f"The landing earns an extra move, the stack on {first[0]} moves again.")
+    if after.get("to_act") == seat and after.get("flips"):
+        lines.append(flips_line(after))
+    else:
+        lines.append(f"{_flipped(first[-1])}: no destination is reachable, so your turn passed.")
+    return lines
+
+
+def reply_instruction(data: Mapping[str, Any]) -> str:
+    """What a reply names now, for a kind whose turn has several choices (its position data
+    has a phase): the square to move from, or the destination; empty otherwise (the reply
+    hint then shows a whole move)."""
+    phase = data.get("phase")
+    if phase == "route":
+        return f"reply with your destination: {', '.join(data.get('destinations', []))}"
+    choices = data.get("choices") or []
+    if phase in ("square", "extra") and choices:
+        return f"reply with the square you move from, e.g. {choices[0]}"
+    return ""

@@ -23,8 +23,8 @@ def _challenge_accepted(*, challenge: Challenge, game: Game, **_: Any) -> None:
     emails.on_challenge_accepted(challenge, game)
 
 
-def _challenge_declined(*, challenge: Challenge, **_: Any) -> None:
-    emails.on_challenge_declined(challenge)
+def _challenge_declined(*, challenge: Challenge, by: Any = None, **_: Any) -> None:
+    emails.on_challenge_declined(challenge, by=by)
 
 
 def _game_started(*, games: Sequence[Game], announce: bool, **_: Any) -> None:

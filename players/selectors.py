@@ -43,25 +43,37 @@ def player_tournaments(
 
 @dataclass(frozen=True, slots=True)
 class RatingSummary:
-    """What the player page shows of the ranking: the ranking row, its chart and its page."""
+    """What the player page shows of one kind's ranking: the ranking row, its chart and the
+    ranking's own page of the player."""
 
+    kind: str
+    kind_name: str
     entry: ranking_selectors.RankingEntry | None
     chart: Chart | None
     ranking_player_id: int
 
 
-def player_rating_summary(*, player: AbstractBaseUser) -> RatingSummary | None:
-    """The player's ranking row and Elo chart, or None if they are not in the ranking."""
+def player_rating_summaries(*, player: AbstractBaseUser) -> list[RatingSummary]:
+    """The player's ranking row and rating chart in each kind they have played rated games
+    of (Celtic! first); empty if they are not in any ranking."""
     ranked = Player.objects.filter(user=player).first()
     if ranked is None:
-        return None
-    history = ranking_selectors.player_history(player=ranked)
-    return RatingSummary(
-        entry=ranking_selectors.player_entry(player=ranked),
-        # One point draws no line: the chart starts with the second rated game.
-        chart=rating_chart([row.elo_after for row in history]) if len(history) > 1 else None,
-        ranking_player_id=ranked.pk,
-    )
+        return []
+    summaries = []
+    for kind in ranking_selectors.player_kinds(player=ranked):
+        history = ranking_selectors.player_history(player=ranked, kind=kind)
+        points = [row.rating_after for row in history]
+        summaries.append(
+            RatingSummary(
+                kind=kind,
+                kind_name=ranking_selectors.kind_name(kind),
+                entry=ranking_selectors.player_entry(player=ranked, kind=kind),
+                # One point draws no line: the chart starts with the second rated game.
+                chart=rating_chart(points) if len(points) > 1 else None,
+                ranking_player_id=ranked.pk,
+            )
+        )
+    return summaries
 
 
 def player_search(*, query: str) -> QuerySet[AbstractBaseUser]:

@@ -31,7 +31,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         {
             "player": player,
             "name": display_name(player),
-            "rating": selectors.player_rating_summary(player=player),
+            "ratings": selectors.player_rating_summaries(player=player),
             "active_games": selectors.player_games(player=player, viewer=viewer, active=True),
             "page": Paginator(ended, FINISHED_PER_PAGE).get_page(request.GET.get("page")),
             "tournaments": selectors.player_tournaments(player=player, viewer=viewer),

@@ -24,6 +24,7 @@ from rankings.serializers import (
     PlayerDetailOutputSerializer,
     RankingEntryOutputSerializer,
     RankingFilterInputSerializer,
+    RankingKindInputSerializer,
     rounded,
 )
 
@@ -32,17 +33,29 @@ NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such ranking player
 
 
 def _filters(request: Request) -> dict[str, Any]:
-    """The filters, read strictly: ``country=`` (blank) and ``active=1`` are refused rather
-    than taken as left out or as true, as DRF's reading of a query string would."""
+    """The filters, read strictly: ``country=`` and ``kind=`` (blank) and ``active=1`` are
+    refused rather than taken as left out or as true, as DRF's reading of a query string
+    would; an unknown kind is refused naming the known ones."""
     params = request.query_params
     serializer = RankingFilterInputSerializer(
-        data={"country": params["country"]} if "country" in params else {}
+        data={name: params[name] for name in ("country", "kind") if name in params}
     )
     serializer.is_valid(raise_exception=True)
     return {
+        "kind": serializer.validated_data["kind"],
         "country": serializer.validated_data.get("country", ""),
         "include_inactive": not query_flag(params, "active", default=True),
     }
+
+
+def _kind(request: Request) -> str:
+    """The ``kind`` parameter of a player's page, read as strictly as the list's."""
+    params = request.query_params
+    serializer = RankingKindInputSerializer(
+        data={"kind": params["kind"]} if "kind" in params else {}
+    )
+    serializer.is_valid(raise_exception=True)
+    return str(serializer.validated_data["kind"])
 
 
 class RankingListApi(APIView):
@@ -51,7 +64,7 @@ class RankingListApi(APIView):
 
     @extend_schema(
         operation_id="rankings_list",
-        summary="The world ranking",
+        summary="The world ranking of one game kind",
         parameters=[RankingFilterInputSerializer],
         responses={200: RankingEntryOutputSerializer(many=True), 400: INVALID},
     )
@@ -92,14 +105,15 @@ class RankingCsvApi(APIView):
 
     @extend_schema(
         operation_id="rankings_export_csv",
-        summary="The world ranking as CSV",
+        summary="The world ranking of one game kind as CSV",
         parameters=[RankingFilterInputSerializer],
         responses={
             (200, "text/csv"): OpenApiResponse(
                 response=OpenApiTypes.STR,
                 description=(
                     "Columns rank, previous_rank, name, country, rating, elo, glicko_rating, "
-                    "glicko_rd, games, provisional, last_played; elo and glicko at full precision."
+                    "glicko_rd, games, provisional, last_played; elo and glicko at full precision, "
+                    "empty outside the Elo kinds (rating is then the Plackett-Luce rating)."
                 ),
             ),
             400: INVALID,
@@ -108,7 +122,8 @@ class RankingCsvApi(APIView):
     def get(self, request: Request) -> HttpResponse:
         if request.query_params.get("format") == "":  # DRF ignores it; the document does not
             raise ValidationError({"format": ["'' is not a format: expected csv or json."]})
-        entries = map(selectors.ranking_entry, selectors.ranking_rows(**_filters(request)))
+        filters = _filters(request)
+        entries = map(selectors.ranking_entry, selectors.ranking_rows(**filters))
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180: a CR in a name is quoted
         writer.writerow(
@@ -125,17 +140,23 @@ class RankingCsvApi(APIView):
                     spreadsheet_safe(entry.name),
                     spreadsheet_safe(entry.country),
                     rounded(entry.rating),
-                    repr(entry.elo),
-                    repr(entry.glicko_rating),
-                    repr(entry.glicko_rd),
+                    _full(entry.elo),
+                    _full(entry.glicko_rating),
+                    _full(entry.glicko_rd),
                     entry.games,
                     "yes" if entry.provisional else "no",
                     entry.last_played.isoformat(),
                 ]
             )
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="celtic-ranking.csv"'
+        name = f"{filters['kind']}-ranking.csv"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
+
+
+def _full(value: float | None) -> str:
+    """A rating at full precision for the CSV; empty when the kind has none."""
+    return "" if value is None else repr(value)
 
 
 class PlayerDetailApi(APIView):
@@ -143,17 +164,20 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(
         operation_id="rankings_player",
-        summary="A ranking player: current ratings, rated games and tournaments",
-        responses={200: PlayerDetailOutputSerializer, 404: NOT_FOUND},
+        summary="A ranking player: current ratings, rated games and tournaments in one kind",
+        parameters=[RankingKindInputSerializer],
+        responses={200: PlayerDetailOutputSerializer, 400: INVALID, 404: NOT_FOUND},
     )
     def get(self, request: Request, player_id: int) -> Response:
+        kind = _kind(request)
         player = selectors.player_get(player_id=player_id)
         if player is None:
             raise NotFound("No such ranking player.")
-        history = selectors.player_history(player=player)
+        history = selectors.player_history(player=player, kind=kind)
         data = {
             "player": player,
-            "ranking": selectors.player_entry(player=player),
+            "kind": kind,
+            "ranking": selectors.player_entry(player=player, kind=kind),
             "history": history,
             "tournaments": selectors.player_tournaments(history=history),
         }

@@ -10,8 +10,39 @@ from django.conf import settings
 from rankings.rating.elo import EloParams
 from rankings.rating.glicko2 import GlickoParams
 from rankings.rating.history import RatingParams
+from rankings.rating.plackett_luce import SkillParams
 
 ORDER_CHOICES = ("elo", "glicko")
+
+#: The game kinds rated with Elo and Glicko-2 (two seats only); every other kind is rated
+#: with openskill's Plackett-Luce model on finishing orders (`rankings.rating.plackett_luce`).
+ELO_KINDS: tuple[str, ...] = ("celtic",)
+
+#: The kind whose list `/rankings/` shows when no ``kind`` is asked for, and that imported
+#: results belong to.
+DEFAULT_KIND = "celtic"
+
+#: What the `rating_system` of a Plackett-Luce list is called in the API.
+SKILL_SYSTEM = "openskill-pl"
+
+
+def uses_elo(kind: str) -> bool:
+    """Whether ``kind`` is rated with Elo and Glicko-2 (else with Plackett-Luce)."""
+    return kind in ELO_KINDS
+
+
+def skill_params() -> SkillParams:
+    """How Plackett-Luce ratings are shown, from RATING_SKILL_DISPLAY_START and _SCALE."""
+    return SkillParams(
+        display_start=float(getattr(settings, "RATING_SKILL_DISPLAY_START", 1500.0)),
+        display_scale=float(getattr(settings, "RATING_SKILL_DISPLAY_SCALE", 40.0)),
+    )
+
+
+def rating_system(kind: str) -> str:
+    """Which rating orders ``kind``'s list: "elo" or "glicko" (RATING_ORDER_BY) for the
+    Elo kinds, "openskill-pl" for the others."""
+    return order_by() if uses_elo(kind) else SKILL_SYSTEM
 
 
 def rating_params() -> RatingParams:

@@ -18,6 +18,8 @@ NAME_MAX_LENGTH = 100
 
 HEADER = ("date", "player1", "player2", "result")
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+#: The finishing places of player 1 and player 2 for player 1's score (a draw shares first).
+PAIR_PLACES = {1.0: (1, 2), 0.0: (2, 1), 0.5: (1, 1)}
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from rankings import conf
-from rankings.selectors import RankingEntry
+from rankings.selectors import RankingEntry, known_kinds
 
 
 def rounded(value: float) -> int:
@@ -15,7 +17,28 @@ def rounded(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-class RankingFilterInputSerializer(serializers.Serializer):
+class RankingKindInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[],  # the hosted kinds, read when the serializer is made (kinds register late)
+        required=False,
+        default=conf.DEFAULT_KIND,
+        help_text=(
+            "The game kind whose ranking to list, by its id (see GET /api/v1/game-kinds/); "
+            'default "celtic". Each kind has its own ratings and list.'
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        known = known_kinds()
+        field = self.fields["kind"]
+        field.choices = known
+        field.error_messages["invalid_choice"] = (
+            f"'{{input}}' is not a game kind: expected one of {', '.join(known)}."
+        )
+
+
+class RankingFilterInputSerializer(RankingKindInputSerializer):
     country = serializers.RegexField(
         r"^[A-Za-z]{2}$",
         required=False,
@@ -35,6 +58,8 @@ class RankingFilterInputSerializer(serializers.Serializer):
 
 
 class GlickoOutputSerializer(serializers.Serializer):
+    """The Glicko-2 rating of an Elo kind's player."""
+
     rating = serializers.FloatField(source="glicko_rating", help_text="Full precision.")
     rating_display = serializers.SerializerMethodField()
     rd = serializers.FloatField(
@@ -50,6 +75,21 @@ class GlickoOutputSerializer(serializers.Serializer):
         return rounded(entry.glicko_rd)
 
 
+class SkillOutputSerializer(serializers.Serializer):
+    """The Plackett-Luce rating of a player of a kind outside the Elo kinds."""
+
+    mu = serializers.FloatField(help_text="Skill mean (openskill's mu, 25 for a new player).")
+    sigma = serializers.FloatField(help_text="Its standard deviation (25/3 for a new player).")
+    rating = serializers.FloatField(
+        source="skill",
+        help_text="The shown rating: RATING_SKILL_DISPLAY_START + SCALE * (mu - 3 sigma).",
+    )
+    rating_display = serializers.SerializerMethodField()
+
+    def get_rating_display(self, entry: RankingEntry) -> int:
+        return rounded(entry.skill)
+
+
 class RankingEntryOutputSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True, help_text="World rank; null if inactive.")
     previous_rank = serializers.IntegerField(
@@ -61,12 +101,18 @@ class RankingEntryOutputSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     country = serializers.CharField(help_text="ISO 3166-1 alpha-2, or empty.")
+    kind = serializers.CharField(help_text="The game kind of this ranking.")
     rating_system = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
-    elo = serializers.FloatField(help_text="Elo at full precision.")
+    elo = serializers.FloatField(
+        allow_null=True, help_text="Elo at full precision; null outside the Elo kinds."
+    )
     elo_display = serializers.SerializerMethodField()
-    elo_peak = serializers.FloatField(help_text="Highest Elo after any game.")
-    glicko = GlickoOutputSerializer(source="*")
+    elo_peak = serializers.FloatField(
+        allow_null=True, help_text="Highest Elo after any game; null outside the Elo kinds."
+    )
+    glicko = serializers.SerializerMethodField()
+    skill = serializers.SerializerMethodField()
     games = serializers.IntegerField()
     provisional = serializers.BooleanField(
         help_text="Fewer than RATING_PROVISIONAL_GAMES rated games."
@@ -74,16 +120,28 @@ class RankingEntryOutputSerializer(serializers.Serializer):
     active = serializers.BooleanField()
     last_played = serializers.DateField()
 
+    @extend_schema_field(serializers.ChoiceField(choices=[*conf.ORDER_CHOICES, conf.SKILL_SYSTEM]))
     def get_rating_system(self, entry: RankingEntry) -> str:
-        """Which rating orders the list: "elo" or "glicko"."""
-        return conf.order_by()
+        """Which rating orders the list: "elo" or "glicko" (the Elo kinds), "openskill-pl"."""
+        return entry.rating_system
 
     def get_rating(self, entry: RankingEntry) -> int:
         """The rating that orders the list, rounded for display."""
         return rounded(entry.rating)
 
-    def get_elo_display(self, entry: RankingEntry) -> int:
-        return rounded(entry.elo)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_elo_display(self, entry: RankingEntry) -> int | None:
+        return None if entry.elo is None else rounded(entry.elo)
+
+    @extend_schema_field(GlickoOutputSerializer(allow_null=True))
+    def get_glicko(self, entry: RankingEntry) -> dict | None:
+        """Glicko-2 of an Elo kind; null for the others."""
+        return None if entry.glicko_rating is None else GlickoOutputSerializer(entry).data
+
+    @extend_schema_field(SkillOutputSerializer(allow_null=True))
+    def get_skill(self, entry: RankingEntry) -> dict | None:
+        """Plackett-Luce of a kind outside the Elo kinds; null for the Elo kinds."""
+        return None if entry.skill is None else SkillOutputSerializer(entry).data
 
 
 class PlayerOutputSerializer(serializers.Serializer):
@@ -102,14 +160,29 @@ class HistoryEntryOutputSerializer(serializers.Serializer):
     result_id = serializers.IntegerField()
     game_id = serializers.IntegerField(allow_null=True, help_text="Null for imported results.")
     finished_at = serializers.DateTimeField()
-    opponent = OpponentOutputSerializer(source="*")
-    score = serializers.FloatField(help_text="1 win, 0.5 draw, 0 loss.")
+    opponent = serializers.SerializerMethodField()
+    place = serializers.IntegerField(help_text="Finishing place: 1 = first; a tie shares it.")
+    players = serializers.IntegerField(help_text="Players in the game.")
+    score = serializers.FloatField(
+        help_text="Share of the other players beaten, a tie half: 1 win, 0.5 draw, 0 loss."
+    )
     tournament_name = serializers.CharField()
-    elo_before = serializers.FloatField()
-    elo_after = serializers.FloatField()
-    elo_change = serializers.FloatField()
-    glicko_rating = serializers.FloatField(help_text="After the game.")
-    glicko_rd = serializers.FloatField(help_text="After the game.")
+    elo_before = serializers.FloatField(allow_null=True, help_text="Null outside Elo kinds.")
+    elo_after = serializers.FloatField(allow_null=True, help_text="Null outside Elo kinds.")
+    elo_change = serializers.FloatField(help_text="The shown rating's change.")
+    glicko_rating = serializers.FloatField(allow_null=True, help_text="After the game.")
+    glicko_rd = serializers.FloatField(allow_null=True, help_text="After the game.")
+    mu = serializers.FloatField(allow_null=True, help_text="Plackett-Luce, after the game.")
+    sigma = serializers.FloatField(allow_null=True, help_text="Plackett-Luce, after the game.")
+    rating_before = serializers.FloatField(help_text="The shown rating before the game.")
+    rating_after = serializers.FloatField(help_text="The shown rating after the game.")
+
+    @extend_schema_field(OpponentOutputSerializer(allow_null=True))
+    def get_opponent(self, entry: object) -> dict | None:
+        """The opponent of an Elo kind's game; null for the other kinds."""
+        if getattr(entry, "opponent_id", None) is None:
+            return None
+        return OpponentOutputSerializer(entry).data
 
 
 class TournamentPerformanceOutputSerializer(serializers.Serializer):
@@ -127,6 +200,7 @@ class TournamentPerformanceOutputSerializer(serializers.Serializer):
 
 class PlayerDetailOutputSerializer(serializers.Serializer):
     player = PlayerOutputSerializer()
+    kind = serializers.CharField(help_text="The game kind of the ratings and history shown.")
     ranking = RankingEntryOutputSerializer(
         allow_null=True, help_text="The player's row of the ranking; null before any game."
     )

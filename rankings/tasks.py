@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from rankings.ranking import ranking_refresh, ranking_updates_apply
+from rankings.ranking import ranking_updates_apply, rankings_refresh_all
 
 
 @shared_task
 def refresh_ranking() -> bool:
-    """Beat, daily just after 00:00 UTC: rebuild the stored ranking for the new date (who is
+    """Beat, daily just after 00:00 UTC: rebuild every stored ranking for the new date (who is
     active, rank changes, grown deviations), so no visitor waits for it. Returns whether it
     was rebuilt."""
-    return ranking_refresh()
+    return rankings_refresh_all()
 
 
 @shared_task

@@ -97,7 +97,7 @@ def world(db: Any) -> World:
     organises a running knockout; Bob runs a league Alice registered for and a ladder she is
     on, below him."""
     alice, bob = make_user("alice"), make_user("bob")
-    challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
+    challenge = services.challenge_create(challenger=alice, opponent=bob, seat_choice=1)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
     message = services.message_post(game_id=game.pk, author=bob, body="Good luck!")
     seek = services.challenge_create(challenger=bob, rated=False, message="anyone?")
@@ -160,7 +160,9 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/games/{game_id}/moves/"): "an illegal move (the rules of Celtic!)",
     ("POST", "/api/v1/games/{game_id}/conditional-moves/"): "a line with a move that does not "
     "parse or is illegal (the rules of Celtic!), a blank one included",
-    ("POST", "/api/v1/challenges/"): "a Fischer cap below its bank; yourself as the opponent",
+    ("POST", "/api/v1/challenges/"): "a Fischer cap below its bank; yourself as the opponent; "
+    "a kind the server does not host, a seat count the kind does not allow, a seat outside "
+    "the game, a colour that disagrees with the seat",
     ("POST", "/api/v1/accounts/signup/"): "a weak password, a taken username or address",
     ("PATCH", "/api/v1/accounts/me/"): "an email address another account uses",
     ("POST", "/api/v1/accounts/tokens/"): "a name one of your active tokens has",

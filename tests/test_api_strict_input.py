@@ -92,7 +92,7 @@ def test_a_json_value_of_the_wrong_type_is_refused(alice_api, url, method, body,
 
 def test_a_move_with_the_ply_as_a_string_is_refused(alice_api, alice):
     bob = make_user("bob")
-    challenge = services.challenge_create(challenger=alice, opponent=bob, colour="orange")
+    challenge = services.challenge_create(challenger=alice, opponent=bob, seat_choice=1)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
 
     response = alice_api.post(

@@ -19,6 +19,7 @@ from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import profile_get
+from games.kinds import DEFAULT_KIND
 from games.models import Game
 from moderation.roles import organiser_or_staff_may
 from rankings.models import PlayerRating
@@ -57,16 +58,16 @@ def player_name(*, user: AbstractBaseUser) -> str:
     return profile_get(user=user).name
 
 
-def player_rating(*, user: AbstractBaseUser) -> int:
-    """The player's Elo rating, rounded; the starting rating if they have none yet."""
-    elo = PlayerRating.objects.filter(player__user=user).values_list("elo", flat=True).first()
-    return round(elo if elo is not None else settings.RATING_ELO_START)
+def player_rating(*, user: AbstractBaseUser, kind: str = DEFAULT_KIND) -> int:
+    """The player's rating in ``kind``, rounded; the starting rating if they have none yet."""
+    rating = PlayerRating.objects.filter(player__user=user, kind=kind).first()
+    return round(rating.shown if rating is not None else settings.RATING_ELO_START)
 
 
-def player_ratings(*, users: list[Any]) -> dict[int, int]:
-    """Elo ratings (rounded) by user id, for the players that have one (one query)."""
-    rows = PlayerRating.objects.filter(player__user__in=users).values_list("player__user_id", "elo")
-    return {user_id: round(elo) for user_id, elo in rows}
+def player_ratings(*, users: list[Any], kind: str = DEFAULT_KIND) -> dict[int, int]:
+    """Ratings in ``kind`` (rounded) by user id, for the players that have one (one query)."""
+    rows = PlayerRating.objects.filter(player__user__in=users, kind=kind).select_related("player")
+    return {rating.player.user_id: round(rating.shown) for rating in rows}
 
 
 def _games_of(user: AbstractBaseUser) -> QuerySet[Game]:

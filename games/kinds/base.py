@@ -35,6 +35,19 @@ class KindError(ValueError):
     """A choice, step or record the rules refuse; the message says what and why."""
 
 
+class ChoiceNotationError(KindError):
+    """Text that is not a choice in the kind's notation (``GameKind.notation_help`` says how
+    to write one)."""
+
+
+class IllegalChoiceError(KindError):
+    """A well-formed choice the rules forbid now; ``rule`` names the rule, when known."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
 class StepKind(StrEnum):
     """What a stored step records."""
 
@@ -152,6 +165,8 @@ class GameKind(ABC):
     seats: SeatRange
     has_chance: bool = False
     option_names: tuple[str, ...] = ()
+    notation_help: str = ""
+    """How to write a choice, for the message that refuses one that does not parse."""
 
     @abstractmethod
     def seat_names(self, count: int) -> list[str]:
@@ -188,6 +203,25 @@ class GameKind(ABC):
     @abstractmethod
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
         """The game's record in the kind's own format (the download and the email)."""
+
+    def seat_headers(self, usernames: Sequence[str]) -> dict[str, str]:
+        """A record's headers naming the players, seat 1 first (default: by seat name)."""
+        return dict(zip(self.seat_names(len(usernames)), usernames, strict=True))
+
+    def chance_headers(self, commitment: str, seed: str | None) -> dict[str, str]:
+        """A record's headers for its chance: the commitment, and the seed once revealed."""
+        headers = {"ChanceCommit": commitment}
+        return headers if seed is None else {**headers, "ChanceSeed": seed}
+
+    def record_data(self, state: State, headers: Mapping[str, str]) -> dict[str, object]:
+        """The record as JSON-able data: the headers and every step (a kind may say more)."""
+        return {
+            "headers": dict(headers),
+            "steps": [
+                {"seat": step.seat, "kind": step.kind.value, "notation": step.notation}
+                for step in state.steps
+            ],
+        }
 
     @abstractmethod
     def svg(self, state: State, *, viewer_seat: int | None = None) -> str:

@@ -22,7 +22,13 @@ from games.services.challenges import (
 from games.services.clocks import VacationsByUser, clock_pauses_changing
 from games.services.common import User
 from games.services.conditional import conditional_line_create, conditional_line_delete
-from games.services.endings import game_adjudicate, game_annul, game_finish, game_resign
+from games.services.endings import (
+    game_adjudicate,
+    game_annul,
+    game_finish,
+    game_resign,
+    game_seat_leave,
+)
 from games.services.messages import message_hide, message_post, message_report
 from games.services.moves import MoveOutcome, move_submit
 from games.services.notes import game_note_save
@@ -46,6 +52,7 @@ __all__ = [
     "game_finish",
     "game_note_save",
     "game_resign",
+    "game_seat_leave",
     "game_start",
     "games_start_many",
     "message_hide",

@@ -9,8 +9,7 @@ from django.db import transaction
 
 from games import errors
 from games.engine import game_state
-from games.kinds.celtic import GameState, IllegalMoveError, NotationError
-from games.kinds.celtic import Move as EngineMove
+from games.kinds.base import ChoiceNotationError, GameKind, KindError, State, StepKind
 from games.models import ConditionalLine
 from games.services.common import User, _game_locked, _require_active, _require_player
 
@@ -25,20 +24,28 @@ def conditional_line_create(
     A line with the same first move replaces the earlier one.
     """
     game = _game_locked(game_id)
-    side = _require_player(game, user)
+    seat = _require_player(game, user)
     _require_active(game)
+    kind = game.game_kind
+    if kind.has_chance or game.seat_count != 2:
+        why = "has chance" if kind.has_chance else f"has {game.seat_count} players"
+        raise errors.DomainError(
+            f"This {kind.name} game {why}: conditional moves answer the one opponent's next "
+            "move in a game for two without chance.",
+            code="conditional_not_possible",
+        )
     if expected_ply != game.ply:
         raise errors.StalePly(
             f"The game is at ply {game.ply}, not {expected_ply}: reload it and try again.",
             current_ply=game.ply,
         )
-    if game.to_move == side:
+    if game.seat_to_move == seat:
         raise errors.NotYourTurn(
             "It is your turn: play your move now. Conditional moves answer your opponent's "
             "next move, so they are set while your opponent is to move.",
             code="your_turn",
         )
-    notations = _conditional_line_check(game_state(game), moves)
+    notations = _conditional_line_check(kind, game_state(game), moves)
     line, _ = ConditionalLine.objects.update_or_create(
         game=game,
         owner=user,
@@ -49,7 +56,7 @@ def conditional_line_create(
     return line
 
 
-def _conditional_line_check(state: GameState, moves: Sequence[str]) -> list[str]:
+def _conditional_line_check(kind: GameKind, state: State, moves: Sequence[str]) -> list[str]:
     """The canonical notations of ``moves`` if they are pairs of legal moves in turn from
     ``state`` (the opponent to move), each one a plain placed tile; else a clear error."""
     limit = ConditionalLine.MAX_MOVES
@@ -64,22 +71,21 @@ def _conditional_line_check(state: GameState, moves: Sequence[str]) -> list[str]
         whose = "your opponent's move" if number % 2 else "your reply"
         where = f"after {', '.join(played)}" if played else "in the current position"
         try:
-            move = EngineMove.parse(text)
-        except NotationError as exc:
-            raise errors.InvalidNotation(
-                f"Move {number} ({whose}): {exc}",
-                expected=errors.HOW_TO_WRITE_A_MOVE,
+            steps = state.play(text)
+        except KindError as exc:
+            prefix = f"Move {number} ({whose}) is illegal {where}: "
+            raise errors.refused_choice(
+                kind,
+                exc,
+                prefix=prefix if _is_illegal(exc) else f"Move {number} ({whose}): ",
                 index=number,
             ) from None
-        try:
-            turns = state.apply(move)
-        except IllegalMoveError as exc:
-            raise errors.IllegalMove(
-                f"Move {number} ({whose}) is illegal {where}: {exc}",
-                rule=exc.rule.value,
-                index=number,
-            ) from None
-        if turns != (move,) or (state.is_over() and number < len(moves)):
+        move = steps[0].notation
+        if (
+            len(steps) != 1
+            or steps[0].kind != StepKind.MOVE
+            or (state.is_over() and number < len(moves))
+        ):
             what = "ends the game" if state.is_over() else "does not place its tile"
             raise errors.DomainError(
                 f"Move {number} ({whose}), {move}, {what} {where}: a line can only continue "
@@ -87,8 +93,12 @@ def _conditional_line_check(state: GameState, moves: Sequence[str]) -> list[str]
                 code="line_cannot_continue",
                 index=number,
             )
-        played.append(str(move))
+        played.append(move)
     return played
+
+
+def _is_illegal(error: KindError) -> bool:
+    return not isinstance(error, ChoiceNotationError)
 
 
 @transaction.atomic

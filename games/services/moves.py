@@ -12,10 +12,9 @@ from django.utils import timezone
 from accounts.selectors import vacation_intervals_by_user
 from games import errors, events, selectors
 from games.clock import ClockReading
-from games.engine import replay, turn_to_row_fields, variant_of
-from games.kinds.celtic import GameState, IllegalMoveError, NotationError
-from games.kinds.celtic import Move as EngineMove
-from games.models import ConditionalLine, Game, Move, Side
+from games.engine import replay, step_to_row_fields
+from games.kinds.base import KindError, State, Step
+from games.models import ConditionalLine, Game, Move
 from games.services.clocks import VacationsByUser, _clock_after_move, _clock_start_turn
 from games.services.common import User, _game_locked, _require_active, _require_player
 from games.services.endings import game_finish
@@ -30,15 +29,8 @@ class MoveOutcome:
     #: Every recorded turn and the position after them, and the clock of the player to
     #: move: what an answer shows, without reading the moves again.
     moves: list[Move]
-    state: GameState
+    state: State
     clock: ClockReading | None
-
-
-def _parse_move(notation: str) -> EngineMove:
-    try:
-        return EngineMove.parse(notation)
-    except NotationError as exc:
-        raise errors.InvalidNotation(f"{exc}", expected=errors.HOW_TO_WRITE_A_MOVE) from None
 
 
 @transaction.atomic
@@ -52,36 +44,39 @@ def move_submit(
 ) -> MoveOutcome:
     """Play ``notation`` for ``user`` if the game is still at ``expected_ply``.
 
-    Records the move (or the forfeited turn) and any automatic passes that follow, runs the
-    clocks, and finishes the game when the engine says no one can move. If the opponent had
+    Records the steps the game's kind makes of it (the move, a forfeited turn, automatic
+    passes), runs the clocks, and finishes the game when the kind says it is over. If the
+    next player had
     queued a reply to this move (a conditional line), it is played too, in this transaction.
     """
     now = now or timezone.now()
     game = _game_locked(game_id, flags_at=now)
-    side = _require_player(game, user)
+    seat = _require_player(game, user)
     _require_active(game)
     if expected_ply != game.ply:
         raise errors.StalePly(
             f"The game is at ply {game.ply}, not {expected_ply}: reload it and try again.",
             current_ply=game.ply,
         )
-    if game.to_move != side:
-        raise errors.NotYourTurn(f"It is {game.get_to_move_display()}'s turn, not yours.")
+    if game.seat_to_move != seat:
+        raise errors.NotYourTurn(f"It is {game.seat_name(game.seat_to_move)}'s turn, not yours.")
     if game.deadline is not None and now > game.deadline:
         raise errors.GameNotActive(
             f"Your time ran out at {game.deadline:%Y-%m-%d %H:%M} UTC; the game is being decided.",
             code="time_expired",
         )
-    move = _parse_move(notation)
     recorded = list(game.moves.order_by("ply"))
-    state = replay(recorded, variant_of(game))
+    state = replay(recorded, game)
     away = game.has_vacations
-    rows, vacations = _move_record(game, state=state, side=side, move=move, now=now, away=away)
+    rows, vacations = _move_record(
+        game, state=state, seat=seat, choice=notation, now=now, away=away
+    )
     if game.is_active and game.has_lines:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now, away=away)
-    if game.is_active:
+    if game.is_active:  # also while a turn of several choices goes on: the next is asked
         events.publish(events.turn_started, games=[game])
-    mover_vacations = vacations.get(game.orange_id if game.to_move == Side.ORANGE else game.blue_id)
+    mover = game.user_to_move()
+    mover_vacations = None if mover is None else vacations.get(mover.pk)
     return MoveOutcome(
         game=game,
         turns=rows,
@@ -92,47 +87,61 @@ def move_submit(
 
 
 def _move_record(
-    game: Game, *, state: GameState, side: str, move: EngineMove, now: datetime, away: bool
+    game: Game, *, state: State, seat: int, choice: str, now: datetime, away: bool
 ) -> tuple[list[Move], VacationsByUser]:
-    """Apply ``move`` for ``side`` to ``state``, the position of the locked ``game``: append
-    its turns (and automatic passes), run the clocks, and finish the game or start the next
-    turn. Tells no one. Answers the turns recorded and both players' vacations it read
-    (``away``: whether either player has a vacation ending after ``now``; if not, none are
+    """Play ``choice`` for ``seat`` on ``state``, the position of the locked ``game``: append
+    the steps it makes (automatic ones included), run the clocks, and finish the game or start
+    the next turn. Tells no one. Answers the rows recorded and the players' vacations it read
+    (``away``: whether any player has a vacation ending after ``now``; if not, none are
     read)."""
     try:
-        turns = state.apply(move)
-    except IllegalMoveError as exc:
-        raise errors.IllegalMove(str(exc), rule=exc.rule.value) from None
-
-    rows = [
-        Move.objects.create(game=game, ply=game.ply + i, **turn_to_row_fields(turn, side))
-        for i, turn in enumerate(turns)
-    ]
-    game.ply += len(rows)
-    vacations = (  # both players' (the next deadline is the other's), in one query
-        vacation_intervals_by_user(user_ids=[game.orange_id, game.blue_id], since=now)
+        steps = state.play(choice)
+    except KindError as exc:
+        raise errors.refused_choice(game.game_kind, exc) from None
+    rows = _steps_record(game, steps)
+    vacations = (  # every player's (the next deadline may be anyone's), in one query
+        vacation_intervals_by_user(user_ids=[user.pk for user in game.seat_users()], since=now)
         if game.deadline is not None and away
         else {}
     )
-    bank_before = game.time_left(side)
-    running_left = _clock_after_move(game, side=side, now=now, vacations=vacations)
+    if not _turn_over(state, seat=seat, steps=steps):  # the same turn goes on: clock too
+        game.save(update_fields=["ply"])
+        return rows, vacations
+    bank_before = game.seat_time_left(seat)
+    running_left = _clock_after_move(game, seat=seat, now=now, vacations=vacations)
+    if game.seat_time_left(seat) != bank_before:
+        game.seat_row(seat).save(update_fields=["time_left"])
     if state.is_over():
-        game_finish(
-            game=game, result=state.result().text, termination=Game.Termination.NORMAL, now=now
-        )
+        game_finish(game=game, state=state, termination=Game.Termination.NORMAL, now=now)
     else:
-        game.to_move = Side(state.to_move.value)
         game.clock_before_last_move = _clock_snapshot(
             ply=rows[0].ply, bank=bank_before, running_left=running_left
         )
+        game.seat_to_move = state.to_act
         _clock_start_turn(game, now=now, vacations=vacations)
         game.save(update_fields=_TURN_FIELDS)
     return rows, vacations
 
 
+def _turn_over(state: State, *, seat: int, steps: list[Step]) -> bool:
+    """Whether ``seat``'s turn ended with ``steps``: the game is over, another seat is to act,
+    or another seat's turn passed in between (a Celtic! pass). A kind whose turn has several
+    choices (Celtic Knot's square, then destination) keeps one clock running through them."""
+    return state.is_over() or state.to_act != seat or any(step.seat != seat for step in steps)
+
+
+def _steps_record(game: Game, steps: list[Step]) -> list[Move]:
+    """Append a row per step to the locked ``game`` and count them in its ply."""
+    rows = [
+        Move.objects.create(game=game, ply=game.ply + i, **step_to_row_fields(step))
+        for i, step in enumerate(steps)
+    ]
+    game.ply += len(rows)
+    return rows
+
+
 #: What a move that does not end the game changes on the game row.
-_TURN_FIELDS = ["ply", "to_move", "orange_time_left", "blue_time_left", "turn_started_at",
-                "deadline", "clock_before_last_move"]  # fmt: skip
+_TURN_FIELDS = ["ply", "seat_to_move", "turn_started_at", "deadline", "clock_before_last_move"]
 
 
 def _clock_snapshot(
@@ -147,7 +156,7 @@ def _clock_snapshot(
 
 
 def _conditional_reply(
-    game: Game, *, state: GameState, played: Move, now: datetime, away: bool
+    game: Game, *, state: State, played: Move, now: datetime, away: bool
 ) -> list[Move]:
     """After the move ``played`` on the locked ``game`` (``state``: the position after it),
     play the reply its opponent queued for it, if any, through the normal move path (clocks
@@ -159,8 +168,8 @@ def _conditional_reply(
         .filter(game=game, start_ply__lte=played.ply)
         .order_by("pk")
     )
-    owner_side = game.to_move
-    owner_id = game.orange_id if owner_side == Side.ORANGE else game.blue_id
+    owner_seat = game.seat_to_move
+    owner_id = game.user_at(owner_seat).pk
     can_match = played.kind == Move.Kind.MOVE and game.ply == played.ply + 1
     match = next(
         (
@@ -180,9 +189,7 @@ def _conditional_reply(
         return []
     reply, rest = match.moves[1], match.moves[2:]
     try:
-        rows, _ = _move_record(
-            game, state=state, side=owner_side, move=EngineMove.parse(reply), now=now, away=away
-        )
+        rows, _ = _move_record(game, state=state, seat=owner_seat, choice=reply, now=now, away=away)
     except errors.IllegalMove:  # checked when queued; kept only as a safety net
         match.delete()
         return []

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import audit, errors, selectors
-from games.models import ConditionalLine, Game, Move, Side, TakebackRequest
+from games.models import ConditionalLine, Game, Move, TakebackRequest
 from games.services.clocks import _deadline_from
 from games.services.common import User, _game_locked, _require_active, _require_player
 from moderation.services import audit_record
@@ -24,10 +24,15 @@ def _takebacks_allowed(game: Game) -> None:
         raise errors.NotPermitted(refusal, code="takeback_not_allowed")
 
 
-def _last_move_of(game: Game, side: str) -> Move:
-    """The game's last turn if it is ``side``'s own move and the opponent is to move."""
+def _last_move_of(game: Game, seat: int) -> Move:
+    """The game's last turn if it is ``seat``'s own move and another seat is to move."""
     last = game.moves.order_by("-ply").first()
-    if last is None or last.side != side or last.kind == Move.Kind.PASS or game.to_move == side:
+    if (
+        last is None
+        or last.seat != seat
+        or last.kind == Move.Kind.PASS
+        or game.seat_to_move == seat
+    ):
         raise errors.Conflict(
             "You can take back only your last move, before your opponent has moved.",
             code="nothing_to_take_back",
@@ -39,7 +44,7 @@ def _last_move_of(game: Game, side: str) -> Move:
 def takeback_request(*, game_id: int, user: User, expected_ply: int) -> TakebackRequest:
     """``user`` asks to take back their last move (the game at ``expected_ply``)."""
     game = _game_locked(game_id)
-    side = _require_player(game, user)
+    seat = _require_player(game, user)
     _require_active(game)
     _takebacks_allowed(game)
     if expected_ply != game.ply:
@@ -47,7 +52,7 @@ def takeback_request(*, game_id: int, user: User, expected_ply: int) -> Takeback
             f"The game is at ply {game.ply}, not {expected_ply}: reload it and try again.",
             current_ply=game.ply,
         )
-    last = _last_move_of(game, side)
+    last = _last_move_of(game, seat)
     if TakebackRequest.objects.filter(game=game, ply=game.ply).exists():
         raise errors.Conflict(
             f"A takeback of {last.notation} was already asked; ask once per move.",
@@ -70,10 +75,10 @@ def takeback_answer(
     position. Accepting removes the move and restores the position and the clocks."""
     now = now or timezone.now()
     game = _game_locked(game_id)
-    side = _require_player(game, user)
+    seat = _require_player(game, user)
     _require_active(game)
     request = selectors.takeback_pending(game=game)
-    if request is None or request.requester_id == user.pk:
+    if request is None or request.requester_id == user.pk or game.seat_to_move != seat:
         raise errors.Conflict(
             "No takeback from your opponent is waiting for your answer.", code="no_takeback"
         )
@@ -81,39 +86,42 @@ def takeback_answer(
     request.decided_at = now
     request.save(update_fields=["status", "decided_at"])
     if accept:
-        _take_back(game, mover=Side.BLUE if side == Side.ORANGE else Side.ORANGE, now=now)
+        _take_back(game, mover=game.seat_of(request.requester), now=now)
     action = audit.TAKEBACK_ACCEPT if accept else audit.TAKEBACK_DECLINE
     audit_record(actor=user, action=action, target=game, data={"move": request.move})
     return request
 
 
-def _take_back(game: Game, *, mover: str, now: datetime) -> None:
+def _take_back(game: Game, *, mover: int | None, now: datetime) -> None:
     """Remove ``mover``'s last move from the locked ``game``: their turn again, their bank
     as before the move and the running time they had left then, counted from ``now``."""
     Move.objects.filter(game=game, ply=game.ply - 1).delete()
     ConditionalLine.objects.filter(game=game).delete()  # queued against a position now gone
+    assert mover is not None, "the requester holds a seat"
     game.ply -= 1
-    game.to_move = mover
+    game.seat_to_move = mover
     snapshot = game.clock_before_last_move or {}
     game.clock_before_last_move = None
     bank, running_left = snapshot.get("bank"), snapshot.get("running_left")
+    seat = game.seat_row(mover)
     if snapshot.get("ply") == game.ply and bank is not None:
-        if mover == Side.ORANGE:
-            game.orange_time_left = timedelta(seconds=bank)
-        else:
-            game.blue_time_left = timedelta(seconds=bank)
+        seat.time_left = timedelta(seconds=bank)
+        seat.save(update_fields=["time_left"])
     game.turn_started_at = now
-    if game.time_left(mover) is None:
+    if seat.time_left is None:
         game.deadline = None
     else:
-        budget = game.time_left(mover)
+        budget = seat.time_left
         if running_left is not None and snapshot.get("ply") == game.ply:
             budget = timedelta(seconds=running_left)
         assert budget is not None
         game.deadline = _deadline_from(game, now=now, budget=budget)
     game.save(
         update_fields=[
-            "ply", "to_move", "orange_time_left", "blue_time_left", "turn_started_at",
-            "deadline", "clock_before_last_move",
+            "ply",
+            "seat_to_move",
+            "turn_started_at",
+            "deadline",
+            "clock_before_last_move",
         ]
-    )  # fmt: skip
+    )

@@ -3,25 +3,76 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
+from django.utils.text import slugify
 
-from games.models import Game
+from games.models import Challenge, Game
 from games.selectors import termination_text
 
 register = template.Library()
 
 
 @register.filter
-def opponent_of(game: Game, user: object) -> object:
-    """The other player of ``game`` from ``user``'s point of view."""
-    return game.blue if game.player_side(user) == "orange" else game.orange
+def seat_class(game: Game, user_id: int | None) -> str:
+    """The CSS class of the seat ``user_id`` holds in ``game`` (its name: ``orange``), or
+    ``""`` for someone who holds none."""
+    for seat in game.seat_list:
+        if seat.user_id == user_id:
+            return slugify(game.seat_name(seat.seat))
+    return ""
 
 
 @register.filter
-def side_of(game: Game, user: object) -> str:
-    """``"orange"``, ``"blue"`` or ``""`` for a spectator."""
-    return game.player_side(user) or ""
+def other_players(game: Game, user: object) -> str:
+    """The names of ``game``'s players other than ``user``, for "Write to ...": ``bob`` or
+    ``bob, carol and dan``."""
+    user_id = getattr(user, "pk", None)
+    names = [_shown_name(seat.user) for seat in game.seat_list if seat.user_id != user_id]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _shown_name(user: Any) -> str:
+    """The profile's name, or the username of a player who has no profile yet."""
+    try:
+        return str(user.profile.name)
+    except ObjectDoesNotExist:
+        return str(user.get_username())
+
+
+@register.filter
+def seats(game: Game) -> list[dict[str, object]]:
+    """Each seat of ``game`` in order: its name (the kind's), CSS class and player."""
+    rows = []
+    for seat in game.seat_list:
+        name = game.seat_name(seat.seat)
+        rows.append({"name": name, "css": slugify(name), "player": seat.user})
+    return rows
+
+
+@register.filter
+def to_move_name(game: Game) -> str:
+    """The name of the seat to move (``Orange``), ``""`` once the game is over."""
+    return "" if game.seat_to_move is None else game.seat_name(game.seat_to_move)
+
+
+@register.filter
+def players_v(game: Game) -> str:
+    """The players' usernames in seat order: ``alice v bob``."""
+    return " v ".join(user.get_username() for user in game.seat_users())
+
+
+@register.filter
+def challenger_seat(challenge: Challenge) -> str:
+    """The seat the challenger takes, as the challenge list says it: ``orange (moves
+    first)``, ``blue``, ``random``."""
+    if challenge.seat_choice is None:
+        return "random"
+    names = challenge.game_kind.seat_names(challenge.seat_count)
+    name = names[challenge.seat_choice - 1].lower()
+    return f"{name} (moves first)" if challenge.seat_choice == 1 else name
 
 
 @register.filter

@@ -25,13 +25,21 @@ def display_name(user: AbstractBaseUser) -> str:
         return user.get_username()
 
 
+#: The kind whose Elo follows a name (``player_link_rated``): the game tables are Celtic!'s.
+LINK_RATING_KIND = "celtic"
+
+
 def rating_of(user: AbstractBaseUser) -> int | None:
-    """The user's Elo as a whole number, or None before any rated game (cached on the user)."""
+    """The user's Celtic! Elo as a whole number, or None before any rated game (read through
+    ``prefetch_ratings``' cache when there is one)."""
     try:
-        rating = user.ranking_player.rating  # type: ignore[attr-defined]
+        ratings = user.ranking_player.ratings.all()  # type: ignore[attr-defined]
     except ObjectDoesNotExist:
         return None
-    return round(rating.elo) if rating.games else None
+    rating = next((r for r in ratings if r.kind == LINK_RATING_KIND), None)
+    if rating is None or not rating.games or rating.elo is None:
+        return None
+    return round(rating.elo)
 
 
 @register.filter
@@ -64,5 +72,5 @@ def prefetch_ratings(games: object) -> str:
     """Read the ratings of every player of ``games`` at once (two queries), so that
     ``player_link_rated`` costs no query per row of a game table."""
     users = [user for game in games for user in game.seat_users() if user is not None]  # type: ignore[attr-defined]
-    prefetch_related_objects(users, "ranking_player__rating")
+    prefetch_related_objects(users, "ranking_player__ratings")
     return ""

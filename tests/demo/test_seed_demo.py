@@ -34,15 +34,26 @@ def test_seed_demo_makes_players_games_a_message_and_challenges() -> None:
         "bob",
         "carol",
         "moderator",
+        "niamh",
     ]
     assert users.get(username="alice").check_password("celtic-demo")
-    in_progress = Game.objects.get(status=Game.Status.ACTIVE)
+    in_progress = Game.objects.get(status=Game.Status.ACTIVE, kind="celtic")
     assert [user.username for user in in_progress.seat_users()] == ["alice", "bob"]
     assert in_progress.moves.exists() and in_progress.deadline is not None
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 1
     [message] = GameMessage.objects.all()
     assert (message.game, message.author.username) == (in_progress, "bob")
-    assert Challenge.objects.filter(status=Challenge.Status.OPEN).count() == 2
+    assert Challenge.objects.filter(status=Challenge.Status.OPEN).count() == 3
+
+
+def test_seed_demo_makes_a_knot_race_for_four_where_alice_chooses_a_square() -> None:
+    seed()
+    race = Game.objects.get(kind="knot")
+    assert race.is_active and race.seat_count == 4
+    assert race.user_to_move().username == "alice"
+    assert race.moves.order_by("-ply").first().seat != race.seat_to_move  # her turn begins
+    seek = Challenge.objects.get(kind="knot")
+    assert (seek.seat_count, seek.challenger.username, seek.opponent) == (3, "niamh", None)
 
 
 def test_seed_demo_twice_changes_nothing() -> None:

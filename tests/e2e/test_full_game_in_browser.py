@@ -156,7 +156,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
         mover.wait_for_selector(f'#live[data-ply="{game.ply}"]', state="attached")
         assert mover.title().startswith("● Your turn — ")
         assert mover.evaluate("window.celticNotReloaded") is True, "the page was reloaded"
-        state = selectors.game_position(game=game)
+        state = selectors.game_position(game=game).engine
         notation = str(rng.choice(sorted(state.legal_moves(), key=str)))
 
         if not conditional_done and game.ply >= 2:

@@ -82,9 +82,9 @@ def test_click_a_demand_cell_and_a_tile_to_play(live_server, browser_page, trans
     assert "You played f5 W." in page.locator(".messages").text_content()
     page.screenshot(path=str(SCREENSHOT_DIR / "celtic-e2e-after-move.png"), full_page=True)
     row = Move.objects.get(game=game)
-    assert (row.ply, row.notation) == (0, "f5 W")
+    assert (row.ply, row.seat, row.notation) == (0, 1, "f5 W")
     game.refresh_from_db()
-    assert game.ply == 1 and game.user_to_move() == ben
+    assert game.ply == 1 and game.seat_to_move == 2
 
 
 def test_without_confirmation_a_tile_is_played_at_once(live_server, browser_page, transactional_db):

@@ -71,7 +71,7 @@ def carol_api(carol) -> APIClient:
 @pytest.fixture
 def game(alice, bob) -> Game:
     """A rated public game, alice Orange to move, three days per move."""
-    return services.game_start(orange=alice, blue=bob)
+    return services.game_start(players=[alice, bob])
 
 
 def moves_url(game_id: int) -> str:

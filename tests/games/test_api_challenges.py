@@ -169,7 +169,7 @@ def test_challenge_detail_visibility(alice, bob, alice_api, bob_api, carol_api, 
 
 
 def test_accept_an_open_seek_starts_the_game(alice, bob, bob_api):
-    seek = services.challenge_create(challenger=alice, colour="blue")
+    seek = services.challenge_create(challenger=alice, seat_choice=2)
     response = bob_api.post(f"{URL}{seek.pk}/accept/")
     assert response.status_code == 201
     body = response.json()

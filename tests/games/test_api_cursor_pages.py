@@ -32,7 +32,7 @@ def _start(alice, index: int) -> Game:
     """A game of alice against a new player; she is orange (to move) in every other one."""
     rival = make_user(f"rival{next(_numbers)}")
     orange, blue = (alice, rival) if index % 2 else (rival, alice)
-    return services.game_start(orange=orange, blue=blue, time_control=CLOCKS[index % 4])
+    return services.game_start(players=[orange, blue], time_control=CLOCKS[index % 4])
 
 
 def _walk(client, params: dict, *, between=lambda: None) -> list[int]:

@@ -20,7 +20,7 @@ GAMES = f"{API}/games/"
 
 @pytest.fixture
 def private_game(alice, bob) -> Game:
-    return services.game_start(orange=alice, blue=bob, public=False)
+    return services.game_start(players=[alice, bob], public=False)
 
 
 # --- detail and visibility -------------------------------------------------------------------
@@ -92,13 +92,13 @@ def ids(client, **params):
 
 def test_lists_and_filters(alice, bob, carol, alice_api, bob_api, carol_api, anon):
     with time_machine.travel(datetime(2026, 1, 1, tzinfo=UTC), tick=False) as clock:
-        g1 = services.game_start(orange=alice, blue=bob)
+        g1 = services.game_start(players=[alice, bob])
         clock.shift(timedelta(hours=1))
-        g2 = services.game_start(orange=carol, blue=alice, public=False)
+        g2 = services.game_start(players=[carol, alice], public=False)
         clock.shift(timedelta(hours=1))
-        g3 = services.game_start(orange=bob, blue=carol)
+        g3 = services.game_start(players=[bob, carol])
         clock.shift(timedelta(hours=1))
-        g4 = services.game_start(orange=alice, blue=carol)
+        g4 = services.game_start(players=[alice, carol])
         services.game_resign(game_id=g4.pk, user=carol)
 
     assert ids(alice_api, mine="true") == [g4.pk, g2.pk, g1.pk]  # newest first
@@ -124,14 +124,14 @@ def test_my_turn_lists_games_waiting_for_me_least_time_left_first(alice, bob, ca
     start = datetime(2026, 1, 1, tzinfo=UTC)
     days = TimeControl(kind=ClockKind.PER_MOVE, days_per_move=5)
     no_limit = TimeControl(kind=ClockKind.NONE)
-    roomy = services.game_start(orange=alice, blue=bob, time_control=days, now=start)
-    unlimited = services.game_start(orange=alice, blue=carol, time_control=no_limit, now=start)
-    urgent = services.game_start(orange=alice, blue=carol, now=start)  # three days
-    waiting_for_bob = services.game_start(orange=alice, blue=bob, now=start)
+    roomy = services.game_start(players=[alice, bob], time_control=days, now=start)
+    unlimited = services.game_start(players=[alice, carol], time_control=no_limit, now=start)
+    urgent = services.game_start(players=[alice, carol], now=start)  # three days
+    waiting_for_bob = services.game_start(players=[alice, bob], now=start)
     services.move_submit(
         game_id=waiting_for_bob.pk, user=alice, expected_ply=0, notation="d5 ESW", now=start
     )
-    as_blue = services.game_start(orange=bob, blue=alice, now=start - timedelta(days=2))
+    as_blue = services.game_start(players=[bob, alice], now=start - timedelta(days=2))
     services.move_submit(
         game_id=as_blue.pk,
         user=bob,
@@ -139,7 +139,7 @@ def test_my_turn_lists_games_waiting_for_me_least_time_left_first(alice, bob, ca
         notation="d5 ESW",
         now=start - timedelta(days=2, hours=-1),
     )  # alice's deadline: +3d-47h
-    finished = services.game_start(orange=alice, blue=carol, now=start)
+    finished = services.game_start(players=[alice, carol], now=start)
     services.game_resign(game_id=finished.pk, user=carol)
 
     with time_machine.travel(start, tick=False):
@@ -174,7 +174,7 @@ def test_list_errors(anon, alice_api):
 
 
 def test_game_list_pagination(alice, bob, anon):
-    made = [services.game_start(orange=alice, blue=bob).pk for _ in range(5)]
+    made = [services.game_start(players=[alice, bob]).pk for _ in range(5)]
     body = anon.get(GAMES, {"page_size": 2}).json()
     assert set(body) == {"next", "previous", "results"}  # no count: paged by cursor
     assert [g["id"] for g in body["results"]] == made[::-1][:2]
@@ -258,7 +258,7 @@ def test_a_complete_game_through_the_api(alice, bob, alice_api, bob_api, anon, p
     assert game.finished_at is not None
 
     legal = anon.get(f"{GAMES}{game_id}/legal-moves/").json()
-    assert legal == {"ply": 6, "to_move": None, "moves": []}
+    assert legal == {"ply": 6, "seat_to_move": None, "to_move": None, "moves": []}
     response = submit(alice_api, game_id, 6, "d5 ESW")
     assert response.status_code == 409
     assert response.json() == {
@@ -292,7 +292,7 @@ def test_a_complete_game_through_the_api(alice, bob, alice_api, bob_api, anon, p
 def test_automatic_passes_appear_as_rows_through_the_api(
     alice, bob, alice_api, bob_api, anon, play_to_end
 ):
-    game = services.game_start(orange=alice, blue=bob, rated=False)
+    game = services.game_start(players=[alice, bob], rated=False)
     played = play_to_end(game.pk, {"orange": alice_api, "blue": bob_api}, seed=PASSES_GAME_SEED)
     passes = [t for t in played["turns"] if t["kind"] == "pass"]
     assert [(t["ply"], t["side"], t["notation"]) for t in passes] == [
@@ -354,16 +354,15 @@ def _shown(game: Game, viewer) -> dict:
     from django.utils import timezone
 
     from games import selectors
-    from games.engine import position_data
     from games.serializers import GameDetailSerializer
 
-    game = Game.objects.select_related("orange__profile", "blue__profile").get(pk=game.pk)
+    game = Game.objects.with_players().get(pk=game.pk)
     moves, state = selectors.game_moves_and_position(game=game)
     request = RequestFactory().get("/")
     request.user = viewer
     context = {
         "request": request,
-        "position": position_data(state),
+        "position": game.game_kind.position_data(state),
         "moves": moves,
         "clocks": selectors.game_clocks(games=[game], now=timezone.now()),
     }
@@ -378,7 +377,7 @@ def test_a_game_is_shown_with_every_field_it_declares(ending, alice, bob, carol)
     Profile.objects.filter(user=bob).update(display_name="Bob the Builder")
     control = TimeControl(kind=ClockKind.NONE) if ending == "no time limit" else None
     with time_machine.travel(_STARTED, tick=False):
-        game = services.game_start(orange=alice, blue=bob, time_control=control)
+        game = services.game_start(players=[alice, bob], time_control=control)
     with time_machine.travel(_STARTED + timedelta(hours=1), tick=False):
         services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
         if ending == "resigned":
@@ -400,6 +399,7 @@ def test_a_game_is_shown_with_every_field_it_declares(ending, alice, bob, carol)
     assert seen["moves"] == [
         {
             "ply": 0,
+            "seat": 1,
             "side": "orange",
             "kind": "move",
             "notation": "d5 ESW",
@@ -425,8 +425,8 @@ _THREE_DAYS = 3 * 24 * 3600
 _STATES = {
     "running": (
         "active", "", "", "blue", "2026-03-05T10:00:00.250000Z", _THREE_DAYS, _THREE_DAYS,
-        {"side": "blue", "seconds_left": _THREE_DAYS, "deadline": "2026-03-05T10:00:00.250000Z",
-         "paused": None, "resumes_at": None},
+        {"seat": 2, "side": "blue", "seconds_left": _THREE_DAYS,
+         "deadline": "2026-03-05T10:00:00.250000Z", "paused": None, "resumes_at": None},
         None,
     ),
     "no time limit": ("active", "", "", "blue", None, None, None, None, None),

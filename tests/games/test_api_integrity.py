@@ -13,7 +13,7 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import engine, errors, services
-from games.models import Challenge, Game, Move
+from games.models import Challenge, Game, GameSeat, Move
 from games.services import moves as move_services
 from tests.games.conftest import submit, token_client
 
@@ -52,9 +52,9 @@ def slow_engine(monkeypatch):
     """Hold the game lock a little longer, so that a racing request surely arrives meanwhile."""
     replay = engine.replay
 
-    def slow_replay(rows, variant):
+    def slow_replay(rows, game):
         time.sleep(0.3)
-        return replay(rows, variant)
+        return replay(rows, game)
 
     monkeypatch.setattr(move_services, "replay", slow_replay)
 
@@ -113,7 +113,7 @@ def add_row(game: Game, ply: int, notation: str = "d5 ESW", **fields: Any) -> Mo
     return Move.objects.create(
         game=game,
         ply=ply,
-        side=fields.pop("side", "orange"),
+        seat=fields.pop("seat", 1),
         kind=fields.pop("kind", "move"),
         notation=notation,
         **fields,
@@ -132,7 +132,7 @@ def test_a_gap_in_the_plies_is_unstorable(game):
         add_row(game, 1)
     add_row(game, 0)
     with pytest.raises(IntegrityError), transaction.atomic():
-        add_row(game, 2, side="blue")
+        add_row(game, 2, seat=2)
     assert Move.objects.filter(game=game).count() == 1
 
 
@@ -145,7 +145,7 @@ def test_a_move_after_the_end_is_unstorable(game, alice):
 
 def test_a_move_in_an_annulled_game_is_unstorable(game):
     Game.objects.filter(pk=game.pk).update(
-        status="annulled", to_move="", finished_at=timezone.now(), termination="annulled"
+        status="annulled", seat_to_move=None, finished_at=timezone.now(), termination="annulled"
     )
     with pytest.raises(IntegrityError), transaction.atomic():
         add_row(game, 0)
@@ -157,7 +157,7 @@ def test_recorded_moves_never_change(game):
     with pytest.raises(IntegrityError), transaction.atomic():
         row.save()
     with pytest.raises(IntegrityError), transaction.atomic():
-        Move.objects.filter(pk=row.pk).update(side="blue")
+        Move.objects.filter(pk=row.pk).update(seat=2)
     assert Move.objects.get(pk=row.pk).notation == "d5 ESW"
 
 
@@ -170,14 +170,14 @@ def test_a_pass_has_no_notation_and_a_move_has_one(game):
 
 def test_game_row_constraints(game, alice):
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.filter(pk=game.pk).update(status="finished", to_move="")  # no result
+        Game.objects.filter(pk=game.pk).update(status="finished", seat_to_move=None)  # no result
     with pytest.raises(IntegrityError), transaction.atomic():
         Game.objects.filter(pk=game.pk).update(result="1-0")  # a result while active
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.filter(pk=game.pk).update(to_move="")  # active with nobody to move
+        Game.objects.filter(pk=game.pk).update(seat_to_move=None)  # active, nobody to move
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.filter(pk=game.pk).update(blue=alice)  # against oneself
+        GameSeat.objects.filter(game=game, seat=2).update(user=alice)  # against oneself
     with pytest.raises(IntegrityError), transaction.atomic():
         Challenge.objects.create(challenger=alice, opponent=alice)
     game.refresh_from_db()
-    assert (game.status, game.result, game.to_move) == ("active", "", "orange")
+    assert (game.status, game.result, game.seat_to_move) == ("active", "", 1)

@@ -15,8 +15,8 @@ from tests.accounts.factories import PASSWORD
 from tests.games.conftest import API, moves_url, submit
 
 
-def rows(game: Game) -> list[tuple[int, str, str, str]]:
-    return list(Move.objects.filter(game=game).values_list("ply", "side", "kind", "notation"))
+def rows(game: Game) -> list[tuple[int, int, str, str]]:
+    return list(Move.objects.filter(game=game).values_list("ply", "seat", "kind", "notation"))
 
 
 def test_a_move_is_recorded_and_answered_with_the_new_game(game, alice_api):
@@ -35,7 +35,7 @@ def test_a_move_is_recorded_and_answered_with_the_new_game(game, alice_api):
     assert {"cell": "d5", "sides": "ESW", "shape": "T", "colour": "orange"} in (
         body["game"]["position"]["tiles"]
     )
-    assert rows(game) == [(0, "orange", "move", "d5 ESW")]
+    assert rows(game) == [(0, 1, "move", "d5 ESW")]
     assert "Idempotent-Replay" not in response
 
 
@@ -104,7 +104,7 @@ def test_the_window_rule(game, alice_api, bob_api):
 
 
 def test_the_window_forfeit_variant_records_a_forfeited_turn(alice, bob, alice_api, bob_api):
-    game = services.game_start(orange=alice, blue=bob, window_forfeit=True)
+    game = services.game_start(players=[alice, bob], window_forfeit=True)
     submit(alice_api, game.pk, 0, "d5 ESW")
     submit(bob_api, game.pk, 1, "c5 ESW")
     response = submit(alice_api, game.pk, 2, "b5 EW")
@@ -150,7 +150,7 @@ def test_a_duplicate_submission_is_409_and_changes_nothing(game, alice_api):
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
     response = submit(alice_api, game.pk, 0, "d5 ESW")
     assert (response.status_code, response.json()["code"]) == (409, "stale_ply")
-    assert rows(game) == [(0, "orange", "move", "d5 ESW")]
+    assert rows(game) == [(0, 1, "move", "d5 ESW")]
 
 
 def test_not_your_turn_is_409(game, bob_api):
@@ -195,7 +195,7 @@ def test_a_repeat_with_the_same_key_gets_the_first_answer(game, alice_api):
     assert again.json() == first.json()
     assert again["Idempotent-Replay"] == "true"
     assert "Idempotent-Replay" not in first
-    assert rows(game) == [(0, "orange", "move", "d5 ESW")]
+    assert rows(game) == [(0, 1, "move", "d5 ESW")]
     assert IdempotentRequest.objects.get().key == "move-1"
 
 
@@ -298,6 +298,7 @@ def test_a_turn_is_shown_with_the_fields_it_declares(game, alice_api):
     assert TurnSerializer(turns, many=True).data == [
         {
             "ply": 0,
+            "seat": 1,
             "side": "orange",
             "kind": "move",
             "notation": "d5 ESW",
@@ -314,7 +315,7 @@ def test_a_clock_is_shown_in_plain_json_values(paused):
     from games.serializers import ClockSerializer, clock_data
 
     deadline = datetime(2026, 11, 27, 18, 30, 5, 123456, tzinfo=UTC)
-    game = Game(to_move="blue", deadline=deadline)
+    game = Game(seat_to_move=2, deadline=deadline)
     reading = ClockReading(
         time_left=timedelta(days=2, seconds=7.9),
         paused=None if paused is None else PauseReason(paused),
@@ -322,6 +323,7 @@ def test_a_clock_is_shown_in_plain_json_values(paused):
     )
     shown = dict(ClockSerializer(clock_data(game, reading)).data)
     assert shown == {
+        "seat": 2,
         "side": "blue",
         "seconds_left": 2 * 24 * 3600 + 7,
         "deadline": "2026-11-27T18:30:05.123456Z",

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.engine import position_data
 from games.kinds.celtic import ORIENTATIONS, Cell, End, GameState, Move, Side, random_playout
+from games.kinds.celtic.kind import position_data
 from games.kinds.celtic.svg import (
     board_svg,
     end_point,

@@ -75,12 +75,12 @@ def test_fields_of_other_kinds_are_not_checked():
 @pytest.fixture
 def fischer_game(alice, bob) -> Game:
     tc = TimeControl(kind=ClockKind.FISCHER, bank_days=10, increment_days=2, max_days=11)
-    return services.game_start(orange=alice, blue=bob, time_control=tc, now=START)
+    return services.game_start(players=[alice, bob], time_control=tc, now=START)
 
 
 def test_a_new_game_starts_both_clocks_with_the_bank(fischer_game):
-    assert fischer_game.orange_time_left == 10 * DAY
-    assert fischer_game.blue_time_left == 10 * DAY
+    assert fischer_game.seat_time_left(1) == 10 * DAY
+    assert fischer_game.seat_time_left(2) == 10 * DAY
     assert fischer_game.turn_started_at == START
     assert fischer_game.deadline == START + 10 * DAY
 
@@ -91,8 +91,8 @@ def test_a_move_stores_the_movers_bank_and_starts_the_opponents_clock(fischer_ga
         game_id=fischer_game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=moved_at
     )
     game = Game.objects.get(pk=fischer_game.pk)
-    assert game.orange_time_left == timedelta(days=10.5)  # 10 - 1.5 + 2
-    assert game.blue_time_left == 10 * DAY
+    assert game.seat_time_left(1) == timedelta(days=10.5)  # 10 - 1.5 + 2
+    assert game.seat_time_left(2) == 10 * DAY
     assert game.turn_started_at == moved_at
     assert game.deadline == moved_at + 10 * DAY
 
@@ -101,13 +101,13 @@ def test_a_move_stores_the_movers_bank_and_starts_the_opponents_clock(fischer_ga
         game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW", now=blue_moved_at
     )
     game.refresh_from_db()
-    assert game.blue_time_left == 11 * DAY  # 10 - 1h + 2, capped at 11
-    assert game.deadline == blue_moved_at + game.orange_time_left
+    assert game.seat_time_left(2) == 11 * DAY  # 10 - 1h + 2, capped at 11
+    assert game.deadline == blue_moved_at + game.seat_time_left(1)
 
 
 def test_per_move_clock_through_the_api_with_time_moving(alice, bob, alice_api):
     with time_machine.travel(START, tick=False) as traveller:
-        game = services.game_start(orange=alice, blue=bob)
+        game = services.game_start(players=[alice, bob])
         traveller.shift(timedelta(days=2))
         response = submit(alice_api, game.pk, 0, "d5 ESW")
         assert response.status_code == 201

@@ -25,7 +25,7 @@ MONDAY = datetime(2026, 3, 9, 0, 0, tzinfo=UTC)
 
 def weekend_game(orange, blue, *, now=FRIDAY, **tc: object) -> Game:
     control = TimeControl(days_per_move=1, weekends_off=True, **tc)
-    return services.game_start(orange=orange, blue=blue, time_control=control, now=now)
+    return services.game_start(players=[orange, blue], time_control=control, now=now)
 
 
 def test_weekends_off_game_is_not_decided_during_the_weekend(alice, bob):
@@ -50,7 +50,7 @@ def test_weekends_follow_the_time_zone_of_the_player_to_move(alice, bob):
 
 
 def test_a_vacation_stops_the_clock_until_it_ends_then_the_game_times_out(alice, bob):
-    game = services.game_start(orange=alice, blue=bob, now=FRIDAY)  # 3 days per move
+    game = services.game_start(players=[alice, bob], now=FRIDAY)  # 3 days per move
     services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=FRIDAY)
     vacation_start(user=bob, days=4, now=FRIDAY + DAY)
     game.refresh_from_db()
@@ -72,7 +72,7 @@ def test_a_fischer_bank_spends_only_running_time(alice, bob):
         game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=moved_at
     )
     game.refresh_from_db()
-    assert game.orange_time_left == timedelta(days=2, hours=6)  # 2 d - 18 h + 1 d
+    assert game.seat_time_left(1) == timedelta(days=2, hours=6)  # 2 d - 18 h + 1 d
 
 
 def test_the_api_shows_a_stopped_clock_and_the_running_time_left(alice, bob, alice_api):
@@ -80,6 +80,7 @@ def test_the_api_shows_a_stopped_clock_and_the_running_time_left(alice, bob, ali
     with time_machine.travel(FRIDAY + DAY, tick=False):  # Saturday 09:00 UTC
         body = alice_api.get(f"{API}/games/{game.pk}/").json()
     assert body["clock"] == {
+        "seat": 1,
         "side": "orange",
         "seconds_left": 9 * 3600,
         "deadline": "2026-03-09T09:00:00Z",
@@ -101,7 +102,7 @@ def test_the_api_shows_a_stopped_clock_and_the_running_time_left(alice, bob, ali
 
 def test_a_finished_game_or_one_without_limit_has_no_clock(alice, bob, alice_api):
     unlimited = services.game_start(
-        orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE)
+        players=[alice, bob], time_control=TimeControl(kind=ClockKind.NONE)
     )
     assert alice_api.get(f"{API}/games/{unlimited.pk}/").json()["clock"] is None
     services.game_resign(game_id=unlimited.pk, user=alice)

@@ -19,6 +19,7 @@ from games.services import moves as move_services
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
 from tests.games.conftest import API
+from tests.seats import side, to_move
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -31,7 +32,7 @@ def lines_url(game_id: int) -> str:
 @pytest.fixture
 def fischer_game(alice, bob) -> Game:
     tc = TimeControl(kind=ClockKind.FISCHER, bank_days=10, increment_days=2, max_days=11)
-    return services.game_start(orange=alice, blue=bob, time_control=tc, now=START)
+    return services.game_start(players=[alice, bob], time_control=tc, now=START)
 
 
 def queue(game: Game, user, *moves: str, ply: int = 0) -> ConditionalLine:
@@ -41,7 +42,7 @@ def queue(game: Game, user, *moves: str, ply: int = 0) -> ConditionalLine:
 
 
 def recorded(game: Game) -> list[tuple[int, str, str]]:
-    return list(Move.objects.filter(game=game).values_list("ply", "side", "notation"))
+    return [(m.ply, side(m), m.notation) for m in Move.objects.filter(game=game)]
 
 
 # --- the reply is played --------------------------------------------------------------------
@@ -55,15 +56,15 @@ def test_a_matching_reply_is_played_at_once_with_both_clocks_run(fischer_game, a
         game_id=fischer_game.pk, user=alice, expected_ply=0, notation="d5 ESW", now=moved_at
     )
 
-    assert [(t.ply, t.side, t.notation) for t in outcome.turns] == [
+    assert [(t.ply, side(t), t.notation) for t in outcome.turns] == [
         (0, "orange", "d5 ESW"),
         (1, "blue", "c5 ESW"),
     ]
     game = Game.objects.get(pk=fischer_game.pk)
     assert recorded(game) == [(0, "orange", "d5 ESW"), (1, "blue", "c5 ESW")]
-    assert (game.ply, game.to_move) == (2, "orange")
-    assert game.orange_time_left == timedelta(days=10.5)  # 10 - 1.5 + 2
-    assert game.blue_time_left == 11 * DAY  # 10 - 0 + 2, capped at 11
+    assert (game.ply, to_move(game)) == (2, "orange")
+    assert game.seat_time_left(1) == timedelta(days=10.5)  # 10 - 1.5 + 2
+    assert game.seat_time_left(2) == 11 * DAY  # 10 - 0 + 2, capped at 11
     assert game.turn_started_at == moved_at
     assert game.deadline == moved_at + timedelta(days=10.5)
     assert not ConditionalLine.objects.exists()
@@ -89,10 +90,10 @@ def test_if_the_reply_cannot_be_recorded_the_opponents_move_is_not_either(
     queue(game, bob, "d5 ESW", "c5 ESW")
     real_record = move_services._move_record
 
-    def fail_on_the_reply(game, *, side, **rest):
-        if side == "blue":
+    def fail_on_the_reply(game, *, seat, **rest):
+        if seat == 2:
             raise RuntimeError("disk full")
-        return real_record(game, side=side, **rest)
+        return real_record(game, seat=seat, **rest)
 
     monkeypatch.setattr(move_services, "_move_record", fail_on_the_reply)
     with pytest.raises(RuntimeError, match="disk full"):
@@ -139,7 +140,7 @@ def test_a_different_move_drops_every_line_and_plays_nothing(game, alice, bob):
 
     assert recorded(game) == [(0, "orange", "d5 ES")]
     game.refresh_from_db()
-    assert (game.ply, game.to_move) == (1, "blue")
+    assert (game.ply, to_move(game)) == (1, "blue")
     assert not ConditionalLine.objects.exists()
 
 

@@ -62,7 +62,7 @@ def test_annul_adjudicate_and_timeouts_announce(
     alice, bob, ended, django_capture_on_commit_callbacks
 ):
     moderator = make_superuser()
-    games = [services.game_start(orange=alice, blue=bob) for _ in range(3)]
+    games = [services.game_start(players=[alice, bob]) for _ in range(3)]
     with django_capture_on_commit_callbacks(execute=True):
         services.game_annul(game_id=games[0].pk, actor=moderator, reason="test")
         services.game_adjudicate(game_id=games[1].pk, actor=moderator, result="1-0", reason="t")
@@ -117,7 +117,7 @@ def test_each_service_publishes_its_events_in_its_transaction(alice, bob, inside
     declined = services.challenge_create(challenger=alice, opponent=carol)
     services.challenge_decline(challenge_id=declined.pk, user=carol)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
-    mover = game.player(game.to_move)
+    mover = game.user_to_move()
     moved = services.move_submit(game_id=game.pk, user=mover, expected_ply=0, notation="d5 ESW")
     message = services.message_post(game_id=game.pk, author=bob, body="Well played")
     services.game_resign(game_id=game.pk, user=bob)
@@ -136,7 +136,7 @@ def test_each_service_publishes_its_events_in_its_transaction(alice, bob, inside
     assert inside[4][1] == {"challenge": challenge, "game": game}
     assert inside[6][1] == {"games": [moved.game]}
     assert inside[7][1] == {"message": GameMessage.objects.get(pk=message.pk)}
-    assert inside[8][1]["game"].result == ("1-0" if bob == game.blue else "0-1")
+    assert inside[8][1]["game"].result == ("1-0" if bob == game.user_at(2) else "0-1")
 
 
 def test_a_result_change_says_what_it_was_before(alice, bob, game, inside):

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(alice, bob) -> Game:
-    return services.game_start(orange=alice, blue=bob)
+    return services.game_start(players=[alice, bob])
 
 
 def test_the_flags_say_whether_a_game_has_lines_and_players_away(game, alice, bob):
@@ -50,9 +50,9 @@ def test_the_players_come_with_their_profiles_in_one_more_query(
     Profile.objects.filter(user=bob).update(display_name="Robert", notify_turn=False)
     with transaction.atomic(), django_assert_num_queries(2):  # the game, then both players
         found = _game_locked(game.pk)
-        assert found.blue.profile.display_name == "Robert"
-        assert found.blue.profile.notify_turn is False
-        assert found.orange.username == "alice"
+        assert found.user_at(2).profile.display_name == "Robert"
+        assert found.user_at(2).profile.notify_turn is False
+        assert found.user_at(1).username == "alice"
 
 
 def test_a_game_that_does_not_exist_is_not_found():

@@ -20,7 +20,7 @@ from tests.games.conftest import API
 @pytest.fixture
 def game(alice, bob) -> Game:
     """alice (Orange) and bob (Blue) after "d5 ESW", "c5 ESW": alice to move at ply 2."""
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
     services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
     game.refresh_from_db()
@@ -119,6 +119,7 @@ def test_live_status_of_a_game(game, alice_api, bob_api, anon):
         "id": game.pk,
         "ply": 2,
         "status": "active",
+        "seat_to_move": 1,
         "to_move": "orange",
         "result": None,
         "your_turn": True,
@@ -128,7 +129,7 @@ def test_live_status_of_a_game(game, alice_api, bob_api, anon):
 
 
 def test_live_status_of_my_games_follows_the_moves(game, alice, bob, bob_api, anon):
-    other = services.game_start(orange=bob, blue=alice)
+    other = services.game_start(players=[bob, alice])
 
     assert bob_api.get(f"{API}/games/live/").json() == {
         "your_turn": 1,
@@ -137,6 +138,7 @@ def test_live_status_of_my_games_follows_the_moves(game, alice, bob, bob_api, an
                 "id": game.pk,
                 "ply": 2,
                 "status": "active",
+                "seat_to_move": 1,
                 "to_move": "orange",
                 "result": None,
                 "your_turn": False,
@@ -145,6 +147,7 @@ def test_live_status_of_my_games_follows_the_moves(game, alice, bob, bob_api, an
                 "id": other.pk,
                 "ply": 0,
                 "status": "active",
+                "seat_to_move": 1,
                 "to_move": "orange",
                 "result": None,
                 "your_turn": True,

@@ -15,6 +15,7 @@ from games import services
 from games.clock import ClockKind, TimeControl
 from games.models import Game
 from tests.accounts.factories import make_user
+from tests.seats import to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +27,11 @@ def test_each_game_is_what_game_start_makes(alice, bob, carol):
     games = services.games_start_many(
         pairs=[(alice, bob), (carol, alice)], rated=False, time_control=tc, now=NOW
     )
-    single = services.game_start(orange=alice, blue=bob, rated=False, time_control=tc, now=NOW)
+    single = services.game_start(players=[alice, bob], rated=False, time_control=tc, now=NOW)
     assert [g.pk is not None for g in games] == [True, True]
-    assert [(g.orange, g.blue) for g in games] == [(alice, bob), (carol, alice)]
+    assert [(g.user_at(1), g.user_at(2)) for g in games] == [(alice, bob), (carol, alice)]
     for game in Game.objects.filter(pk__in=[g.pk for g in games]):
-        assert (game.to_move, game.ply, game.rated) == ("orange", 0, False)
+        assert (to_move(game), game.ply, game.rated) == ("orange", 0, False)
         assert game.turn_started_at == NOW
         assert game.deadline == single.deadline
         assert game.time_control == tc
@@ -76,10 +77,11 @@ def test_pauses_are_read_once_for_all_players():
     with CaptureQueriesContext(connection) as ten:
         services.games_start_many(pairs=ten_oranges, time_control=PAUSED, now=NOW)
 
-    # time zones, vacations, the insert; then the first movers' your-turn emails, published
+    # time zones, vacations, the insert of the games and of their seats; then the first
+    # movers' your-turn emails, published
     # as the games start: their profiles, the dedupe keys already taken, one insert (in a
     # savepoint: two statements more)
-    assert len(ten) == len(two) == 8
+    assert len(ten) == len(two) == 9
 
 
 def test_each_orange_keeps_their_own_weekends_and_vacations():
@@ -88,7 +90,7 @@ def test_each_orange_keeps_their_own_weekends_and_vacations():
 
     games = services.games_start_many(pairs=pairs, time_control=PAUSED, now=NOW)
     singles = [
-        services.game_start(orange=orange, blue=blue, time_control=PAUSED, now=NOW)
+        services.game_start(players=[orange, blue], time_control=PAUSED, now=NOW)
         for orange, blue in _fresh_pairs(pairs)
     ]
 

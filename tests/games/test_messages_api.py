@@ -28,7 +28,7 @@ def hide_url(message: GameMessage) -> str:
 
 @pytest.fixture
 def private_game(alice, bob) -> Game:
-    return services.game_start(orange=alice, blue=bob, public=False)
+    return services.game_start(players=[alice, bob], public=False)
 
 
 @pytest.fixture
@@ -297,7 +297,7 @@ def test_an_unreadable_message_cannot_be_reported(private_game, alice, carol_api
 
 
 def test_a_message_is_reported_only_under_its_own_game(hello, alice, bob, carol_api):
-    other = services.game_start(orange=bob, blue=alice)
+    other = services.game_start(players=[bob, alice])
     url = f"{messages_url(other.pk)}{hello.pk}/report/"
 
     response = carol_api.post(url, {"reason": "Rude"}, format="json")

@@ -122,7 +122,7 @@ def test_no_messages_yet(game, alice):
 
 
 def test_a_private_game_is_404_to_outsiders(alice, bob, carol):
-    private = services.game_start(orange=alice, blue=bob, public=False)
+    private = services.game_start(players=[alice, bob], public=False)
     secret = post(private, alice, "secret")
     client = logged_in(carol)
 

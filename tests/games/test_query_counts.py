@@ -31,7 +31,7 @@ def _games_of(alice, count: int) -> list:
         rival = make_user(f"rival{next(_numbers)}")
         weekends = TimeControl(days_per_move=3, weekends_off=index % 3 == 0)
         orange, blue = (alice, rival) if index % 2 else (rival, alice)
-        game = services.game_start(orange=orange, blue=blue, time_control=weekends)
+        game = services.game_start(players=[orange, blue], time_control=weekends)
         games.append(game)
         vacation_start(user=rival, days=1)
     return games
@@ -75,34 +75,40 @@ def test_game_lists_cost_the_same_for_4_and_30_games(alice):
     thirty = _counts(alice, 26)  # 30 in all
     assert four == thirty
     assert four == {
-        "api: every visible game": 3,  # token, page, vacations of the page's movers (no count)
-        "api: every visible game, next page": 3,  # a page by cursor costs the same
-        "api: mine": 3,
-        "api: mine, next page": 3,
-        "api: my turn": 3,
-        "api: my turn, next page": 3,
-        "api: a player's games": 4,  # ... and the player
-        "api: a player's games, next page": 4,
-        "api: active": 3,
-        "api: active, next page": 3,
-        "page: home": 11,  # ... and the ratings shown beside the names, read once per table
-        "page: a player's games": 10,  # the player page: rating, chart, games and events
+        # token, page, its seats with players and profiles, vacations of the page's movers
+        # (no count)
+        "api: every visible game": 4,
+        "api: every visible game, next page": 4,  # a page by cursor costs the same
+        "api: mine": 4,
+        "api: mine, next page": 4,
+        "api: my turn": 4,
+        "api: my turn, next page": 4,
+        "api: a player's games": 5,  # ... and the player
+        "api: a player's games, next page": 5,
+        "api: active": 4,
+        "api: active, next page": 4,
+        # ... and the ratings shown beside the names, and the seats, read once per table
+        "page: home": 14,
+        # the player page: ratings per kind, chart, games with their seats, events
+        "page: a player's games": 11,
     }
 
 
 def test_game_detail_api_and_page(alice, bob):
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     api = token_client(alice)
     web = Client()
     web.force_login(alice)
     for ply, move in enumerate(["d5 ESW", "c5 ESW"]):
         player = (alice, bob)[ply % 2]
         services.move_submit(game_id=game.pk, user=player, expected_ply=ply, notation=move)
-    # token; the game with players and profiles; its moves (once); the mover's vacations
-    assert _queries(api, f"{API}/games/{game.pk}/") == 4
-    # session and user; the game; its moves; vacations; messages and their moderation; the
-    # two players' ratings beside their names; the viewer's private notes
-    assert _queries(web, f"/games/{game.pk}/") == 11
+    # token; the game; its seats with players and profiles; its moves (once); the mover's
+    # vacations
+    assert _queries(api, f"{API}/games/{game.pk}/") == 5
+    # session, user and profile; the game and its seats, twice (the page, then the messages'
+    # visibility check); its moves; vacations; messages; the two players' ratings beside
+    # their names; the viewer's private notes
+    assert _queries(web, f"/games/{game.pk}/") == 13
 
 
 TRANSACTION_CONTROL = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"}
@@ -122,8 +128,8 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
 
     # the worker renders the email and draws its board; the request only stores its context
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
-    monkeypatch.setattr("notifications.position.board_svg", no_rendering)
-    game = services.game_start(orange=alice, blue=bob)
+    monkeypatch.setattr("notifications.position.position_svg", no_rendering)
+    game = services.game_start(players=[alice, bob])
     alice_api, bob_api = token_client(alice), token_client(bob)
     assert submit(alice_api, game.pk, 0, "d5 ESW").status_code == 201
     bob_api.get(f"{API}/games/{game.pk}/")  # bob's token was used a moment ago
@@ -152,7 +158,7 @@ def test_a_move_takes_9_statements(alice, bob, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_a_move_reads_vacations_and_lines_only_when_there_are_some(alice, bob, monkeypatch):
     monkeypatch.setattr("notifications.services.enqueue_send", lambda outbox_id: None)
-    game = services.game_start(orange=alice, blue=bob)
+    game = services.game_start(players=[alice, bob])
     services.conditional_line_create(
         game_id=game.pk, user=bob, expected_ply=0, moves=["d5 E", "e4 N"]
     )

@@ -22,6 +22,8 @@ GAME_PATHS = {
     "/api/v1/games/{game_id}/positions/{ply}/": {"get"},
     "/api/v1/games/{game_id}/resign/": {"post"},
     "/api/v1/games/{game_id}/record/": {"get"},
+    "/api/v1/game-kinds/": {"get"},
+    "/api/v1/game-kinds/{kind_id}/": {"get"},
 }
 
 
@@ -58,6 +60,7 @@ def test_every_games_operation_is_documented(schema):
             assert "404" in operation["responses"] or path in {
                 "/api/v1/challenges/",
                 "/api/v1/games/",
+                "/api/v1/game-kinds/",
             }
 
 
@@ -69,6 +72,42 @@ def test_the_move_submission_is_fully_described(schema):
     assert {"code", "detail", "rule", "current_ply", "expected"} <= set(error)
     move_input = schema["components"]["schemas"]["MoveInputRequest"]
     assert move_input["required"] == ["move", "ply"]
+
+
+DEPRECATED = {
+    "GameSummary": {"orange", "blue", "to_move", "orange_seconds_left", "blue_seconds_left"},
+    "GameDetail": {
+        "orange", "blue", "to_move", "orange_seconds_left", "blue_seconds_left", "your_side",
+    },
+    "Clock": {"side"},
+    "Turn": {"side"},
+    "LiveStatus": {"to_move"},
+    "LegalMoves": {"to_move"},
+    "ChallengeOutput": {"colour"},
+    "ChallengeInputRequest": {"colour"},
+}  # fmt: skip
+
+
+def test_the_colour_fields_are_deprecated_and_the_seat_fields_are_not(schema):
+    components = schema["components"]["schemas"]
+    for name, fields in DEPRECATED.items():
+        properties = components[name]["properties"]
+        deprecated = {field for field, spec in properties.items() if spec.get("deprecated")}
+        assert deprecated == fields, name
+    game = components["GameDetail"]["properties"]
+    assert {"kind", "seat_count", "seats", "seat_to_move", "your_seat"} <= set(game)
+    assert set(components["GameSeat"]["properties"]) == {
+        "seat", "name", "user", "seconds_left", "place", "left_at_ply",
+    }  # fmt: skip
+    assert {"kind", "seat_count", "seat"} <= set(components["ChallengeInputRequest"]["properties"])
+
+
+def test_accepting_is_documented_with_both_answers(schema):
+    accept = schema["paths"]["/api/v1/challenges/{challenge_id}/accept/"]["post"]["responses"]
+    ref = accept["201"]["content"]["application/json"]["schema"]["$ref"]
+    assert ref == "#/components/schemas/GameDetail"
+    ref = accept["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert ref == "#/components/schemas/ChallengeOutput"
 
 
 def test_lists_are_documented_as_pages(schema):

@@ -12,6 +12,7 @@ from games.kinds.celtic import GameRecord
 from games.models import Challenge, Game, Move
 from tests.accounts.factories import make_moderator
 from tests.games.conftest import PASSES_GAME_SEED, SHORT_GAME_SEED
+from tests.seats import COLOUR, side, to_move
 
 
 def play_seeded(game: Game, seed: int) -> Game:
@@ -22,9 +23,9 @@ def play_seeded(game: Game, seed: int) -> Game:
         if not game.is_active:
             return game
         state = selectors.game_position(game=game)
-        move = rng.choice(sorted(str(m) for m in state.legal_moves()))
+        move = rng.choice(sorted(str(m) for m in state.legal_choices()))
         services.move_submit(
-            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+            game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
 
 
@@ -36,7 +37,7 @@ def test_challenge_create_stores_everything_asked(alice, bob):
     challenge = services.challenge_create(
         challenger=alice,
         opponent=bob,
-        colour="blue",
+        seat_choice=2,
         rated=False,
         public=False,
         window_forfeit=True,
@@ -44,7 +45,7 @@ def test_challenge_create_stores_everything_asked(alice, bob):
         message="Fancy a game?",
     )
     challenge.refresh_from_db()
-    assert (challenge.challenger, challenge.opponent, challenge.colour) == (alice, bob, "blue")
+    assert (challenge.challenger, challenge.opponent, challenge.seat_choice) == (alice, bob, 2)
     assert (challenge.rated, challenge.public, challenge.window_forfeit) == (False, False, True)
     assert challenge.time_control == tc
     assert challenge.status == Challenge.Status.OPEN
@@ -65,18 +66,18 @@ def test_a_suspended_player_cannot_be_challenged(alice, bob):
     assert caught.value.code == "opponent_inactive"
 
 
-def test_an_unknown_colour_is_refused(alice):
-    with pytest.raises(errors.DomainError, match="colour 'green' is not one of"):
-        services.challenge_create(challenger=alice, colour="green")
+def test_a_seat_the_game_has_not_is_refused(alice):
+    with pytest.raises(errors.DomainError, match="Seat 3 does not exist in a game for 2"):
+        services.challenge_create(challenger=alice, seat_choice=3)
 
 
-@pytest.mark.parametrize(("colour", "orange_name"), [("orange", "alice"), ("blue", "bob")])
-def test_accepting_starts_a_game_with_the_chosen_colours(alice, bob, colour, orange_name):
-    challenge = services.challenge_create(challenger=alice, colour=colour, rated=False)
+@pytest.mark.parametrize(("seat", "orange_name"), [(1, "alice"), (2, "bob")])
+def test_accepting_starts_a_game_with_the_chosen_colours(alice, bob, seat, orange_name):
+    challenge = services.challenge_create(challenger=alice, seat_choice=seat, rated=False)
     game = services.challenge_accept(challenge_id=challenge.pk, user=bob)
-    assert game.orange.username == orange_name
-    assert {game.orange, game.blue} == {alice, bob}
-    assert (game.status, game.ply, game.to_move, game.rated) == ("active", 0, "orange", False)
+    assert game.user_at(1).username == orange_name
+    assert {game.user_at(1), game.user_at(2)} == {alice, bob}
+    assert (game.status, game.ply, to_move(game), game.rated) == ("active", 0, "orange", False)
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.ACCEPTED
     assert challenge.opponent == bob
@@ -92,7 +93,7 @@ def test_random_colour_uses_the_rng_given(alice, bob, carol):
             challenge_id=challenge.pk, user=bob, rng=random.Random(seed)
         )
         expected = random.Random(seed).choice(["orange", "blue"])
-        assert game.player_side(alice) == expected
+        assert COLOUR[game.seat_of(alice)] == expected
         picks.add(expected)
     assert picks == {"orange", "blue"}
 
@@ -133,7 +134,7 @@ def test_decline_and_cancel(alice, bob, carol):
 
 def test_a_game_needs_two_players(alice):
     with pytest.raises(errors.DomainError) as caught:
-        services.game_start(orange=alice, blue=alice)
+        services.game_start(players=[alice, alice])
     assert caught.value.code == "same_player"
 
 
@@ -144,10 +145,10 @@ def test_a_move_is_recorded_and_the_turn_passes(game, alice, bob):
     outcome = services.move_submit(
         game_id=game.pk, user=alice, expected_ply=0, notation="  d5 wse "
     )
-    assert [(m.ply, m.side, m.kind, m.notation) for m in outcome.turns] == [
+    assert [(m.ply, side(m), m.kind, m.notation) for m in outcome.turns] == [
         (0, "orange", "move", "d5 ESW")
     ]
-    assert (outcome.game.ply, outcome.game.to_move) == (1, "blue")
+    assert (outcome.game.ply, to_move(outcome.game)) == (1, "blue")
     assert Game.objects.get(pk=game.pk).ply == 1
 
 
@@ -179,13 +180,13 @@ def test_move_refusals_change_nothing(game, alice, bob, carol):
     with pytest.raises(errors.GameNotFound):
         services.move_submit(game_id=game.pk + 1000, user=alice, expected_ply=0, notation="d5 ESW")
     game.refresh_from_db()
-    assert (game.ply, game.to_move) == (0, "orange")
+    assert (game.ply, to_move(game)) == (0, "orange")
     assert not Move.objects.exists()
 
 
 def test_window_rule_rejects_in_standard_and_forfeits_in_the_variant(alice, bob):
     for window_forfeit in (False, True):
-        game = services.game_start(orange=alice, blue=bob, window_forfeit=window_forfeit)
+        game = services.game_start(players=[alice, bob], window_forfeit=window_forfeit)
         services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation="d5 ESW")
         services.move_submit(game_id=game.pk, user=bob, expected_ply=1, notation="c5 ESW")
         if not window_forfeit:
@@ -197,16 +198,16 @@ def test_window_rule_rejects_in_standard_and_forfeits_in_the_variant(alice, bob)
         outcome = services.move_submit(
             game_id=game.pk, user=alice, expected_ply=2, notation="b5 EW"
         )
-        assert [(m.kind, m.notation, m.side) for m in outcome.turns] == [
+        assert [(m.kind, m.notation, side(m)) for m in outcome.turns] == [
             ("forfeit", "b5 EW", "orange")
         ]
-        assert (outcome.game.ply, outcome.game.to_move) == (3, "blue")
-        assert len(selectors.game_position(game=outcome.game).tiles) == 3  # b5 not placed
+        assert (outcome.game.ply, to_move(outcome.game)) == (3, "blue")
+        assert len(selectors.game_position(game=outcome.game).engine.tiles) == 3  # b5 not placed
 
 
 def test_automatic_passes_are_stored_as_rows(alice, bob):
-    game = play_seeded(services.game_start(orange=alice, blue=bob, rated=False), PASSES_GAME_SEED)
-    passes = list(game.moves.filter(kind="pass").values_list("ply", "side", "notation"))
+    game = play_seeded(services.game_start(players=[alice, bob], rated=False), PASSES_GAME_SEED)
+    passes = [(m.ply, side(m), m.notation) for m in game.moves.filter(kind="pass")]
     assert passes == [
         (16, "orange", ""),
         (18, "orange", ""),
@@ -217,11 +218,11 @@ def test_automatic_passes_are_stored_as_rows(alice, bob):
 
 
 def test_the_engine_ends_the_game_and_the_result_is_recorded(alice, bob):
-    game = play_seeded(services.game_start(orange=alice, blue=bob), SHORT_GAME_SEED)
+    game = play_seeded(services.game_start(players=[alice, bob]), SHORT_GAME_SEED)
     assert (game.status, game.result, game.termination) == ("finished", "0-1", "normal")
-    assert (game.ply, game.to_move, game.deadline) == (6, "", None)
+    assert (game.ply, to_move(game), game.deadline) == (6, "", None)
     assert game.finished_at is not None
-    state = GameRecord.from_json(selectors.game_record(game=game).to_json()).replay()
+    state = GameRecord.from_dict(selectors.game_record_data(game=game)).replay()
     assert state.is_over() and state.result().text == "0-1"
     from rankings.models import RatedResult
 
@@ -239,10 +240,10 @@ def test_resignation(game, alice, bob, carol):
         "0-1",
         "resignation",
     )
-    assert resigned.finished_at is not None and resigned.to_move == ""
+    assert resigned.finished_at is not None and to_move(resigned) == ""
     with pytest.raises(errors.GameNotActive):
         services.game_resign(game_id=game.pk, user=bob)
-    record = selectors.game_record(game=Game.objects.get(pk=game.pk))
+    record = GameRecord.from_dict(selectors.game_record_data(game=Game.objects.get(pk=game.pk)))
     assert record.headers["Termination"] == "resignation"
     assert record.replay().ply == 0
 
@@ -278,15 +279,15 @@ def test_every_column_a_move_changes_is_saved(alice, bob):
     """A move saves only the columns a turn changes (``_TURN_FIELDS``): the game it answers
     must equal the stored row after every move, passes and the end included."""
     fischer = TimeControl(kind=ClockKind.FISCHER, bank_days=7, increment_days=1, max_days=9)
-    game = services.game_start(orange=alice, blue=bob, time_control=fischer)
+    game = services.game_start(players=[alice, bob], time_control=fischer)
     rng = random.Random(PASSES_GAME_SEED)
     columns = [field.attname for field in Game._meta.concrete_fields]
     passes = 0
     while game.is_active:
         state = selectors.game_position(game=game)
-        move = rng.choice(sorted(str(m) for m in state.legal_moves()))
+        move = rng.choice(sorted(str(m) for m in state.legal_choices()))
         outcome = services.move_submit(
-            game_id=game.pk, user=game.player(game.to_move), expected_ply=game.ply, notation=move
+            game_id=game.pk, user=game.user_to_move(), expected_ply=game.ply, notation=move
         )
         game = outcome.game
         stored = Game.objects.get(pk=game.pk)

@@ -17,6 +17,7 @@ from games.clock import ClockKind, TimeControl
 from games.models import Game, Move, TakebackRequest
 from moderation.models import AuditEntry
 from tests.games.conftest import API
+from tests.seats import to_move
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ DAY = timedelta(days=1)
 
 
 def first_move(game: Game) -> str:
-    return str(sorted(selectors.game_position(game=game).legal_moves(), key=str)[0])
+    return str(sorted(selectors.game_position(game=game).legal_choices(), key=str)[0])
 
 
 def play(game: Game, user) -> Game:
@@ -44,7 +45,7 @@ def clock():
 
 @pytest.fixture
 def unrated(alice, bob, clock) -> Game:
-    return services.game_start(orange=alice, blue=bob, rated=False)
+    return services.game_start(players=[alice, bob], rated=False)
 
 
 def test_accepting_removes_the_move_and_gives_back_the_time_it_had(unrated, alice, bob, clock):
@@ -57,31 +58,31 @@ def test_accepting_removes_the_move_and_gives_back_the_time_it_had(unrated, alic
     services.takeback_answer(game_id=unrated.pk, user=bob, accept=True)
 
     game = Game.objects.get(pk=unrated.pk)
-    assert (game.ply, game.to_move, Move.objects.filter(game=game).count()) == (0, "orange", 0)
+    assert (game.ply, to_move(game), Move.objects.filter(game=game).count()) == (0, "orange", 0)
     assert game.turn_started_at == T0 + 3 * DAY
     assert game.deadline == T0 + 3 * DAY + 2 * DAY  # the 2 days she had when she moved
-    assert moved.blue_time_left == game.blue_time_left  # bob loses nothing either
-    assert selectors.game_position(game=game).ply == 0
+    assert moved.seat_time_left(2) == game.seat_time_left(2)  # bob loses nothing either
+    assert selectors.game_position(game=game).steps == ()
     actions = list(AuditEntry.objects.order_by("pk").values_list("action", "actor__username"))
     assert actions == [("takeback_request", "alice"), ("takeback_accept", "bob")]
 
 
 def test_a_fischer_bank_is_restored_to_what_it_was_before_the_move(alice, bob, clock) -> None:
     fischer = TimeControl(kind=ClockKind.FISCHER, bank_days=7, increment_days=1, max_days=9)
-    game = services.game_start(orange=alice, blue=bob, rated=False, time_control=fischer)
+    game = services.game_start(players=[alice, bob], rated=False, time_control=fischer)
     clock.move_to(T0 + 3 * DAY)
     moved = play(game, alice)
-    assert moved.orange_time_left == 5 * DAY  # 7 - 3 + 1
+    assert moved.seat_time_left(1) == 5 * DAY  # 7 - 3 + 1
     services.takeback_request(game_id=game.pk, user=alice, expected_ply=1)
     clock.move_to(T0 + 4 * DAY)
 
     services.takeback_answer(game_id=game.pk, user=bob, accept=True)
 
     game.refresh_from_db()
-    assert (game.orange_time_left, game.blue_time_left) == (7 * DAY, 7 * DAY)
+    assert (game.seat_time_left(1), game.seat_time_left(2)) == (7 * DAY, 7 * DAY)
     assert game.deadline == T0 + 4 * DAY + 4 * DAY  # the 4 days she had left when she moved
     again = play(game, alice)  # at once: the 3 days she had used still count, no more
-    assert again.ply == 1 and again.orange_time_left == 5 * DAY
+    assert again.ply == 1 and again.seat_time_left(1) == 5 * DAY
 
 
 def test_declining_changes_nothing_and_a_move_is_asked_back_once(unrated, alice, bob) -> None:
@@ -124,17 +125,17 @@ def test_only_the_opponent_answers_and_only_the_mover_asks(unrated, alice, bob) 
 
 
 def test_rated_games_allow_it_only_if_created_so(alice, bob) -> None:
-    plain = play(services.game_start(orange=alice, blue=bob), alice)
+    plain = play(services.game_start(players=[alice, bob]), alice)
     with pytest.raises(NotPermitted) as refused:
         services.takeback_request(game_id=plain.pk, user=alice, expected_ply=1)
     assert "created without takebacks" in refused.value.detail
 
-    allowed = play(services.game_start(orange=alice, blue=bob, takebacks=True), alice)
+    allowed = play(services.game_start(players=[alice, bob], takebacks=True), alice)
     assert services.takeback_request(game_id=allowed.pk, user=alice, expected_ply=1).move
 
 
 def test_never_in_a_tournament_game(alice, bob) -> None:
-    game = play(services.game_start(orange=alice, blue=bob, rated=False, takebacks=True), alice)
+    game = play(services.game_start(players=[alice, bob], rated=False, takebacks=True), alice)
     event = Tournament.objects.create(name="Cup", organiser=bob)
     entries = [
         Entry.objects.create(tournament=event, player=p, name=p.username, status="active")

@@ -16,6 +16,7 @@ from games.tasks import decide_timeouts
 from games.timeouts import game_timeouts_decide
 from notifications.models import OutboxEmail
 from rankings.models import PlayerRating, RatedResult
+from tests.seats import to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,12 @@ DEADLINE = T0 + timedelta(days=3)
 @pytest.fixture
 def started(alice, bob) -> Game:
     with time_machine.travel(T0, tick=False):
-        return services.game_start(orange=alice, blue=bob)
+        return services.game_start(players=[alice, bob])
 
 
 def play_first_move(game: Game, user, *, at: datetime) -> Game:
     """Orange plays the first legal move (in text order) at ``at``; Blue's clock starts."""
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     return services.move_submit(
         game_id=game.pk, user=user, expected_ply=0, notation=move, now=at
     ).game
@@ -57,7 +58,7 @@ def test_player_to_move_loses_on_time(alice, bob, started):
     assert game_timeouts_decide(now=decided_at) == [game.pk]
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "1-0", "timeout")
-    assert (game.finished_at, game.to_move, game.deadline) == (decided_at, "", None)
+    assert (game.finished_at, to_move(game), game.deadline) == (decided_at, "", None)
     subjects = sorted(
         OutboxEmail.objects.filter(event="game_finished").values_list(
             "recipient__username", "subject"
@@ -75,11 +76,11 @@ def test_player_to_move_loses_on_time(alice, bob, started):
 
 def test_orange_out_of_time_after_moves_loses_with_blue_winning(alice, bob, started):
     game = play_first_move(started, alice, at=T0 + timedelta(hours=1))
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     game = services.move_submit(
         game_id=game.pk, user=bob, expected_ply=game.ply, notation=move, now=T0 + timedelta(hours=2)
     ).game
-    assert game.to_move == "orange"
+    assert to_move(game) == "orange"
     game_timeouts_decide(now=game.deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert (game.result, game.termination) == ("0-1", "timeout")
@@ -122,7 +123,7 @@ def test_running_twice_decides_once_and_rates_once(alice, bob, started):
 
 def test_unrated_game_leaves_ratings_alone(alice, bob):
     with time_machine.travel(T0, tick=False):
-        game = services.game_start(orange=alice, blue=bob, rated=False)
+        game = services.game_start(players=[alice, bob], rated=False)
     play_first_move(game, alice, at=T0)
     game_timeouts_decide(now=T0 + timedelta(days=4))
     game.refresh_from_db()
@@ -135,7 +136,7 @@ def test_games_without_a_clock_never_time_out(alice, bob):
 
     with time_machine.travel(T0, tick=False):
         game = services.game_start(
-            orange=alice, blue=bob, time_control=TimeControl(kind=ClockKind.NONE)
+            players=[alice, bob], time_control=TimeControl(kind=ClockKind.NONE)
         )
     assert game.deadline is None
     assert game_timeouts_decide(now=T0 + timedelta(days=3650)) == []

@@ -44,7 +44,7 @@ def logged_in(user) -> Client:
 @pytest.fixture
 def game(ann, ben) -> Game:
     """Ann plays Orange and moves first."""
-    return services.game_start(orange=ann, blue=ben)
+    return services.game_start(players=[ann, ben])
 
 
 def game_url(game: Game, **query: object) -> str:
@@ -81,7 +81,7 @@ def test_home_for_a_guest_welcomes_and_lists_public_games(client, game) -> None:
 
 
 def test_home_for_a_player_lists_their_turn_first_with_deadline(ann, ben, cat, game) -> None:
-    other = services.game_start(orange=ben, blue=ann)  # Ben to move: Ann waits
+    other = services.game_start(players=[ben, ann])  # Ben to move: Ann waits
     incoming = services.challenge_create(challenger=cat, opponent=ann, message="A game?")
     response = logged_in(ann).get(reverse("games:home"))
     assert response.status_code == 200
@@ -114,7 +114,7 @@ def test_create_a_direct_challenge_with_a_fischer_clock(ann, ben) -> None:
         reverse("games:challenges"),
         {
             "opponent": "ben",
-            "colour": "blue",
+            "seat": "2",
             "rated": "on",
             "public": "on",
             "clock_kind": "fischer",
@@ -128,7 +128,7 @@ def test_create_a_direct_challenge_with_a_fischer_clock(ann, ben) -> None:
     )
     assert messages_of(response) == ["Challenge sent to ben."]
     challenge = Challenge.objects.get()
-    assert (challenge.challenger, challenge.opponent, challenge.colour) == (ann, ben, "blue")
+    assert (challenge.challenger, challenge.opponent, challenge.seat_choice) == (ann, ben, 2)
     clock = (challenge.clock_kind, challenge.bank_days, challenge.increment_days)
     assert clock == ("fischer", 7, 1)
     assert challenge.rated and challenge.public and not challenge.window_forfeit
@@ -138,7 +138,7 @@ def test_create_a_direct_challenge_with_a_fischer_clock(ann, ben) -> None:
 def test_create_challenge_errors_show_on_the_form(ann) -> None:
     client = logged_in(ann)
     base = {
-        "colour": "random",
+        "seat": "random",
         "clock_kind": "per_move",
         "days_per_move": 3,
         "bank_days": 10,
@@ -158,11 +158,11 @@ def test_create_challenge_errors_show_on_the_form(ann) -> None:
 
 
 def test_accept_starts_the_game_and_redirects_to_it(ann, ben) -> None:
-    seek = services.challenge_create(challenger=ben, colour="orange")
+    seek = services.challenge_create(challenger=ben, seat_choice=1)
     response = logged_in(ann).post(reverse("games:challenge_accept", args=[seek.pk]), follow=True)
     game = Game.objects.get()
     assert response.redirect_chain[-1][0] == reverse("games:game", args=[game.pk])
-    assert (game.orange, game.blue) == (ben, ann)
+    assert game.seat_users() == [ben, ann]
     assert messages_of(response) == ["The game has started: you play Blue."]
 
 
@@ -236,7 +236,7 @@ def test_game_page_renders_for_everyone_who_may_see_it(viewer, game, ann, ben, c
 
 
 def test_private_game_is_404_for_outsiders(ann, ben, cat) -> None:
-    private = services.game_start(orange=ann, blue=ben, public=False)
+    private = services.game_start(players=[ann, ben], public=False)
     assert Client().get(game_url(private)).status_code == 404
     assert logged_in(cat).get(game_url(private)).status_code == 404
     assert logged_in(ben).get(game_url(private)).status_code == 200
@@ -260,9 +260,9 @@ def test_a_move_through_the_form_is_recorded(ann, game) -> None:
     assert response.redirect_chain[-1][0] == game_url(game)
     assert messages_of(response) == ["You played f5 W."]
     game.refresh_from_db()
-    assert game.ply == 1 and game.to_move == "blue"
+    assert game.ply == 1 and game.seat_to_move == 2
     row = Move.objects.get(game=game)
-    assert (row.ply, row.side, row.kind, row.notation) == (0, "orange", "move", "f5 W")
+    assert (row.ply, row.seat, row.kind, row.notation) == (0, 1, "move", "f5 W")
     assert sorted(tile_groups(response.content.decode())) == ["e5", "f5"]
 
 
@@ -344,9 +344,9 @@ def test_move_list_is_numbered_like_the_record(ann, ben, game) -> None:
     move(logged_in(ben), game, "d5 E", ply=1)
     move(logged_in(ann), game, "e6 S n", ply=2)
     rows = Client().get(game_url(game)).context["move_rows"]
-    assert [(r["number"], r["orange"]["text"], r["blue"] and r["blue"]["text"]) for r in rows] == [
-        (1, "f5 W", "d5 E"),
-        (2, "e6 S n", None),
+    assert [(r["number"], [t["text"] for t in r["turns"]]) for r in rows] == [
+        (1, ["f5 W", "d5 E"]),
+        (2, ["e6 S n"]),
     ]
 
 
@@ -380,19 +380,19 @@ def test_finished_game_shows_result_and_final_knots(ann, ben, game) -> None:
     from games.selectors import game_position
 
     rng = random.Random(3)
-    players = {"orange": logged_in(ann), "blue": logged_in(ben)}
+    players = {1: logged_in(ann), 2: logged_in(ben)}
     for _ in range(60):
         game.refresh_from_db()
         if not game.is_active:
             break
-        legal = game_position(game=game).legal_moves()
-        move(players[game.to_move], game, str(rng.choice(legal)))
+        legal = game_position(game=game).legal_choices()
+        move(players[game.seat_to_move], game, rng.choice(legal))
     game.refresh_from_db()
     assert not game.is_active and game.termination == "normal"
     response = Client().get(game_url(game))
     html = response.content.decode()
     assert "Final knots" in html
-    assert game.get_result_display() in html
+    assert {"1-0": "Orange wins", "0-1": "Blue wins", "1/2-1/2": "Draw"}[game.result] in html
     position = response.context["position"]
     assert response.context["knots"] == position["knots"]
     for colour in ("orange", "blue"):
@@ -404,5 +404,5 @@ def test_record_download_points_at_the_text_record(ann, ben, game) -> None:
     response = Client().get(reverse("games:game_record", args=[game.pk]))
     assert response.status_code == 302
     assert response["Location"] == f"/api/v1/games/{game.pk}/record/?as=text"
-    private = services.game_start(orange=ann, blue=ben, public=False)
+    private = services.game_start(players=[ann, ben], public=False)
     assert Client().get(reverse("games:game_record", args=[private.pk])).status_code == 404

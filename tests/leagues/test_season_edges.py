@@ -27,10 +27,10 @@ def zones(division: Division) -> list[tuple[int, str, str]]:
 
 
 def win(division: Division, winner, loser, *, commit) -> None:
-    game = Game.objects.get(
-        tournament_link__tournament=division.tournament,
-        orange__in=[winner, loser],
-        blue__in=[winner, loser],
+    game = (
+        Game.objects.played_by(winner)
+        .played_by(loser)
+        .get(tournament_link__tournament=division.tournament)
     )
     finish(game, "1-0" if game.seat_of(winner) == 1 else "0-1", commit=commit)
 

@@ -36,9 +36,7 @@ def _frozen_clock():
 
 @pytest.fixture
 def challenge(alice, bob) -> Challenge:
-    return game_services.challenge_create(
-        challenger=alice, opponent=bob, colour=Challenge.ColourChoice.ORANGE
-    )
+    return game_services.challenge_create(challenger=alice, opponent=bob, seat_choice=1)
 
 
 def received_email(challenge: Challenge) -> OutboxEmail:

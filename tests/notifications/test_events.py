@@ -85,7 +85,7 @@ def test_challenge_turned_off_silences_a_decline(alice, bob):
 
 
 def test_challenge_accepted_tells_the_challenger(alice, bob):
-    challenge = game_services.challenge_create(challenger=alice, opponent=bob, colour="orange")
+    challenge = game_services.challenge_create(challenger=alice, opponent=bob, seat_choice=1)
     game = game_services.challenge_accept(challenge_id=challenge.pk, user=bob)
     events.on_challenge_accepted(challenge, game)  # a second call queues nothing more
     [row] = OutboxEmail.objects.filter(event="challenge_accepted")

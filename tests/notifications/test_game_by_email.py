@@ -19,7 +19,7 @@ from django.core import mail
 
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
-from games.models import Challenge, Game
+from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
 from notifications.events import on_turn, on_turns
@@ -91,7 +91,7 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
     rng = random.Random(7)
     with time_machine.travel(T0, tick=False):
         challenge = game_services.challenge_create(
-            challenger=alice, opponent=bob, colour=Challenge.ColourChoice.BLUE, rated=True
+            challenger=alice, opponent=bob, seat_choice=2, rated=True
         )
         [received] = OutboxEmail.objects.filter(event="challenge_received")
         assert received.recipient == bob and received.reply_to.startswith("moves+0-")
@@ -123,11 +123,12 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
             )
             send_all()
             sent = next(m for m in reversed(mail.outbox) if m.subject == turn.subject)
-            state = game_position(game=game)
+            position = game_position(game=game)
+            state = position.engine
             # the position: the terminal board in text, the page's drawing as PNG in HTML
             assert f"Ply {game.ply}:" in turn.body_text
             png = inline_board(sent)
-            assert png == board_png(position_svg(game, state=state))
+            assert png == board_png(position_svg(game, state=position))
             assert png_size(png)[0] == 480
             # what the opponent just played, and the tiles and time left
             if game.ply == 0:

@@ -50,7 +50,7 @@ def play_to_the_end(game, seed: int):
 
     rng = random.Random(seed)
     while game.is_active:
-        move = str(rng.choice(game_position(game=game).legal_moves()))
+        move = str(rng.choice(game_position(game=game).legal_choices()))
         user = game.user_to_move()
         game = game_services.move_submit(
             game_id=game.pk, user=user, expected_ply=game.ply, notation=move
@@ -62,7 +62,7 @@ def test_the_result_email_lists_the_final_knots_and_scores(alice, bob, game):
     from games.selectors import game_position
 
     game = play_to_the_end(game, seed=3)
-    result = game_position(game=game).result()
+    result = game_position(game=game).engine.result()
     assert game.termination == "normal" and result.knots, "pick a seed whose game closes a knot"
     body = OutboxEmail.objects.get(recipient=alice, event="game_finished").body_text
     assert f"Closed knots on the final board: {len(result.knots)}." in body

@@ -88,22 +88,23 @@ def _count(action) -> tuple[int, object]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_with_nothing_due_costs_three_queries(games):
+def test_a_run_with_nothing_due_costs_four_queries(games):
     _start_games(games)
     _start_games(2, time_control=TimeControl(days_per_move=3, weekends_off=True))
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY))
-    # the vacations not over, the largest reminder chosen, the games with the movers' choices
-    assert (queries, reminded) == (3, [])
+    # the vacations not over, the largest reminder chosen, the games, their seats with the
+    # movers' choices
+    assert (queries, reminded) == (4, [])
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_after_the_reminders_went_out_costs_four_queries(games):
+def test_a_run_after_the_reminders_went_out_costs_five_queries(games):
     started = _start_games(games)
     now = T0 + timedelta(days=2, hours=1)  # 23 h left: the 24 h reminder is due
     assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in started)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
-    assert (queries, reminded) == (4, [])  # ... and the reminders already queued
+    assert (queries, reminded) == (5, [])  # ... and the reminders already queued
 
 
 @pytest.mark.django_db
@@ -197,6 +198,6 @@ def test_the_games_of_players_on_vacation_are_looked_up_in_batches(monkeypatch):
     now = T0 + 17 * DAY  # every deadline is beyond the window, but due on the clock
     assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in games)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
-    # the vacations, the largest reminder, two batches of movers on vacation, the games, and
-    # the reminders already queued
-    assert (queries, reminded) == (6, [])
+    # the vacations, the largest reminder, two batches of movers on vacation, the games, their
+    # seats, and the reminders already queued
+    assert (queries, reminded) == (7, [])

@@ -47,7 +47,7 @@ def test_queueing_stores_the_context_and_renders_nothing(alice, game, monkeypatc
         raise AssertionError(f"rendered {name} when queueing")
 
     monkeypatch.setattr("notifications.services.render_to_string", no_rendering)
-    monkeypatch.setattr("notifications.position.board_svg", no_rendering)
+    monkeypatch.setattr("notifications.position.position_svg", no_rendering)
     row = _turn_row(game)
     assert (row.subject, row.body_text, row.body_html, row.rendered_at) == ("", "", "", None)
     assert row.board_svg == ""  # the worker draws the board

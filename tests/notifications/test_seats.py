@@ -64,9 +64,9 @@ def test_a_game_without_placings_was_annulled(trio):
 def test_the_finishing_order_is_by_place_then_seat_with_the_seat_names(trio):
     game = ThreeSeats(trio, places=[2, 1, 2])
     assert events._places(game) == [
-        {"place": 1, "name": "ben", "seat_name": "Green"},
-        {"place": 2, "name": "ann", "seat_name": "Red"},
-        {"place": 2, "name": "cai", "seat_name": "Blue"},
+        {"place": 1, "name": "ben", "seat_name": "Green", "rating_change": None},
+        {"place": 2, "name": "ann", "seat_name": "Red", "rating_change": None},
+        {"place": 2, "name": "cai", "seat_name": "Blue", "rating_change": None},
     ]
 
 

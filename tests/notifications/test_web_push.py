@@ -126,7 +126,7 @@ def test_your_turn_is_pushed_encrypted_with_vapid_and_shown_data(
     browser = Browser()
     device = browser.subscribe(ben, f"{push_service.url}/push/ben-phone")
     game = game_services.game_start(players=[ann, ben])
-    move = str(sorted(game_selectors.game_position(game=game).legal_moves(), key=str)[0])
+    move = str(sorted(game_selectors.game_position(game=game).legal_choices(), key=str)[0])
 
     with django_capture_on_commit_callbacks(execute=True):
         game_services.move_submit(game_id=game.pk, user=ann, expected_ply=0, notation=move)

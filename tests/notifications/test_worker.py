@@ -144,7 +144,7 @@ def test_worker_decides_a_timeout_and_mails_both_players(worker, django_user_mod
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
     game = game_services.game_start(players=[alice, bob], rated=False)
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
 
@@ -246,7 +246,7 @@ def test_a_silent_mail_server_does_not_stop_a_timeout_being_decided(
     alice = django_user_model.objects.create_user("alice", "alice@example.org", "x")
     bob = django_user_model.objects.create_user("bob", "bob@example.org", "x")
     game = game_services.game_start(players=[alice, bob], rated=False)  # queues alice's turn
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     game_services.move_submit(game_id=game.pk, user=alice, expected_ply=0, notation=move)
     with transaction.atomic():  # a backlog of mail longer than a minute at 3 s an attempt
         for n in range(MAIL_BACKLOG):

@@ -49,7 +49,7 @@ def events_by_uid(ics: bytes) -> dict[str, icalendar.Event]:
 
 
 def play_one_move(game, user) -> None:
-    move = sorted(game_state(game).legal_moves(), key=str)[0]
+    move = sorted(game_state(game).legal_choices(), key=str)[0]
     services.move_submit(game_id=game.pk, user=user, expected_ply=game.ply, notation=str(move))
 
 

@@ -61,8 +61,10 @@ def test_player_page_shows_rating_chart_games_and_events(client, ann, ben) -> No
     assert response.status_code == 200
     html = response.content.decode()
     assert '<h1>Ann Lee <small class="muted">@ann</small></h1>' in html
-    assert response.context["rating"].entry.elo == pytest.approx(1520.0)
-    assert response.context["rating"].chart is None  # one game: no line to draw
+    [rating] = response.context["ratings"]  # one kind played
+    assert (rating.kind, rating.kind_name) == ("celtic", "Celtic!")
+    assert rating.entry.elo == pytest.approx(1520.0)
+    assert rating.chart is None  # one game: no line to draw
     assert [g.pk for g in response.context["active_games"]] == [ongoing.pk]
     assert [g.pk for g in response.context["page"].object_list] == [rated.pk]
     assert f'href="{reverse("games:game", args=[hidden.pk])}"' not in html

@@ -19,7 +19,7 @@ def _elo() -> dict[str, float]:
 def test_resignation_annulment_and_adjudication(users):
     ann, bob = users["ann"], users["bob"]
     moderator = make_moderator()
-    game = games.game_start(orange=ann, blue=bob, now=at(2025, 3, 1))
+    game = games.game_start(players=[ann, bob], now=at(2025, 3, 1))
     games.game_resign(game_id=game.pk, user=bob, now=at(2025, 3, 2))
     assert _elo() == {"ann": 1520.0, "bob": 1480.0}
 
@@ -32,6 +32,6 @@ def test_resignation_annulment_and_adjudication(users):
 
 
 def test_unrated_games_do_not_count(users):
-    game = games.game_start(orange=users["ann"], blue=users["bob"], rated=False)
+    game = games.game_start(players=[users["ann"], users["bob"]], rated=False)
     games.game_resign(game_id=game.pk, user=users["ann"])
     assert not RatedResult.objects.exists()

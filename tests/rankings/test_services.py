@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games.models import Game
+from games.models import Game, GameSeat
 from rankings.models import Player, PlayerRating, RatedResult, RatingSnapshot
 from rankings.rating.history import GameRecord, RatingParams, replay
 from rankings.services import player_for_user, rating_game_changed, rating_game_finished
@@ -148,7 +148,7 @@ def test_an_earlier_result_between_other_players_is_rated_in_place(users, monkey
     rating_game_finished(game=finished_game(ann, bob, "0-1", at(2025, 3, 4)))
     assert replays == []  # only cy and dee played later
     rating_game_finished(game=finished_game(ann, cy, "1/2-1/2", at(2025, 3, 3)))
-    assert replays == [{"since": at(2025, 3, 3)}]  # cy played later: replayed from then
+    assert replays == [{"since": at(2025, 3, 3), "kind": "celtic"}]  # cy played later: from then
     ratings, snapshots = _ratings(), _snapshots()
     out = StringIO()
     call_command("ratings_recompute", stdout=out)
@@ -180,6 +180,9 @@ def test_adjudicating_a_new_result_recomputes(users):
     rating_game_finished(game=finished_game(bob, cy, "1/2-1/2", at(2025, 3, 5)))
     game.result = "0-1"
     game.save()
+    GameSeat.objects.filter(game=game, seat=1).update(place=2)
+    GameSeat.objects.filter(game=game, seat=2).update(place=1)
+    game = Game.objects.get(pk=game.pk)
     rating_game_changed(game=game)
     expected = _replayed([("ann", "bob", 0.0, at(2025, 3, 1)), ("bob", "cy", 0.5, at(2025, 3, 5))])
     got = {name: (v[0], v[1], v[4], v[5]) for name, v in _ratings().items()}
@@ -190,9 +193,11 @@ def test_adjudicating_a_new_result_recomputes(users):
 
 def test_changing_an_annulled_active_game_does_nothing(users):
     game = Game.objects.create(
-        orange=users["ann"], blue=users["bob"], status="annulled", result="",
-        finished_at=at(2025, 3, 1), turn_started_at=at(2025, 3, 1), to_move="",
+        status="annulled", result="", finished_at=at(2025, 3, 1),
+        turn_started_at=at(2025, 3, 1), seat_to_move=None,
     )  # fmt: skip
+    GameSeat.objects.create(game=game, seat=1, user=users["ann"])
+    GameSeat.objects.create(game=game, seat=2, user=users["bob"])
     assert rating_game_changed(game=game) is None
     assert not RatedResult.objects.exists()
 

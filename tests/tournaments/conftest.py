@@ -79,7 +79,7 @@ def play_out(
     rng = random.Random(seed)
     game = Game.objects.get(pk=game.pk)
     while game.is_active:
-        moves = sorted(game_state(game).legal_moves(), key=str)
+        moves = sorted(game_state(game).legal_choices(), key=str)
         user = game.user_to_move()
         with commit():
             game = game_services.move_submit(
@@ -96,7 +96,7 @@ def first_move(game: Game, *, now: datetime | None = None) -> Game:
     """The player to move plays their first legal move (in text order); at ply 0 that is
     Orange's first move, after which the game counts as started."""
     game = Game.objects.get(pk=game.pk)
-    move = str(sorted(game_state(game).legal_moves(), key=str)[0])
+    move = str(sorted(game_state(game).legal_choices(), key=str)[0])
     return game_services.move_submit(
         game_id=game.pk,
         user=game.user_to_move(),

@@ -60,7 +60,7 @@ def test_a_kind_not_played_by_two_is_refused(organiser, make_tournament, extra_k
 
 
 def test_only_kinds_with_two_seats_are_offered(extra_kinds):
-    assert kind_choices() == [("celtic", "Celtic!"), ("duel", "Duel")]
+    assert kind_choices() == [("celtic", "Celtic!"), ("knot", "Celtic Knot"), ("duel", "Duel")]
     assert kind_problem("duel") is None
     assert kind_problem("crowd") == CROWD_REFUSAL
 

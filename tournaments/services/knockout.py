@@ -172,6 +172,7 @@ def _knockout_pair_start(tournament: Tournament, match: KnockoutMatch, *, now: d
     sides = [(higher, lower), (lower, higher)]
     games = game_services.games_start_many(
         pairs=[(orange.player, blue.player) for orange, blue in sides],
+        kind=tournament.kind,
         rated=tournament.rated,
         public=tournament.public,
         window_forfeit=tournament.window_forfeit,

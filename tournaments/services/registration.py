@@ -126,7 +126,9 @@ def _late_seat(tournament: Tournament, entry: Entry) -> None:
     and a bye (the event's ``late_entry_bye``) for each round already paired."""
     first = _late_round_open(tournament)
     last_seed = tournament.entries.filter(seed__isnull=False).order_by("-seed").first()
-    rating = selectors.player_ratings(users=[entry.player]) if entry.player else {}
+    rating = (
+        selectors.player_ratings(users=[entry.player], kind=tournament.kind) if entry.player else {}
+    )
     entry.seed = (last_seed.seed if last_seed and last_seed.seed else 0) + 1
     entry.rating_at_start = rating.get(entry.player_id) if entry.player_id else None
     entry.joined_round = first.number
@@ -167,7 +169,7 @@ def _check_eligibility(tournament: Tournament, *, user: User, entry_code: str) -
             f"{tournament} needs an entry code from the organiser; the one given is wrong.",
         )
     if tournament.rating_min is not None or tournament.rating_max is not None:
-        rating = selectors.player_rating(user=user)
+        rating = selectors.player_rating(user=user, kind=tournament.kind)
         if tournament.rating_min is not None and rating < tournament.rating_min:
             raise _refuse(
                 "rating_too_low",

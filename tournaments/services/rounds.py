@@ -347,6 +347,7 @@ def _round_games_create(
     playing = [p for p in pairing.pairs if p.orange not in absent and p.blue not in absent]
     games = game_services.games_start_many(
         pairs=[(field.entry(p.orange).player, field.entry(p.blue).player) for p in playing],
+        kind=tournament.kind,
         rated=tournament.rated,
         public=tournament.public,
         window_forfeit=tournament.window_forfeit,

@@ -89,7 +89,8 @@ def _cancel(tournament: Tournament, *, note: str, now: datetime) -> None:
 
 def _seed(tournament: Tournament, entries: list[Entry]) -> None:
     """Ratings at start, seeds (1 = highest rated; unrated last, by registration), sections."""
-    ratings = selectors.player_ratings(users=[e.player for e in entries if e.player])
+    players = [e.player for e in entries if e.player]
+    ratings = selectors.player_ratings(users=players, kind=tournament.kind)
     for entry in entries:
         entry.rating_at_start = ratings.get(entry.player_id) if entry.player_id else None
     entries.sort(key=lambda e: (e.rating_at_start is None, -(e.rating_at_start or 0)))

@@ -13,7 +13,7 @@ from accounts.services import user_create
 from demo.banner import DEMO_PASSWORD, login_banner
 from games import selectors, services
 from games.clock import ClockKind, TimeControl
-from games.models import Challenge, Game
+from games.models import Game
 from moderation.services import moderators_group_sync
 from notifications.services import outbox_muted
 
@@ -21,11 +21,15 @@ PLAYERS = [
     ("alice", "Alice Ó Briain", "IE", "Europe/Dublin"),
     ("bob", "Bob Campbell", "GB", "Europe/London"),
     ("carol", "Carol Kerjean", "FR", "Europe/Paris"),
+    ("niamh", "Niamh Ó Cathail", "IE", "Europe/Dublin"),
 ]
 
 
 class Command(BaseCommand):
-    help = "Create demo players, a game in progress, a finished game and open challenges."
+    help = (
+        "Create demo players, Celtic! games in progress and finished, a Celtic Knot game for "
+        "four in progress, and open challenges."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--seed", type=int, default=2009, help="seed for the demo moves")
@@ -81,11 +85,32 @@ class Command(BaseCommand):
         services.challenge_create(
             challenger=users["bob"],
             opponent=users["alice"],
-            colour=Challenge.ColourChoice.BLUE,
+            seat_choice=2,
             time_control=TimeControl(kind=ClockKind.FISCHER),
             message="A rematch with a Fischer clock?",
         )
+        self._knot(users, rng=rng)
         return True
+
+    def _knot(self, users: dict[str, Any], *, rng: random.Random) -> None:
+        """A Celtic Knot game for four where it is alice's turn to choose a square, and an
+        open seek for three."""
+        race = services.game_start(
+            players=[users["bob"], users["carol"], users["alice"], users["niamh"]], kind="knot"
+        )
+        self._play(race, plies=24, rng=rng)
+        for _ in range(1000):  # on to the start of one of alice's turns (seat 3)
+            race.refresh_from_db()
+            last = race.moves.order_by("-ply").first()
+            if not race.is_active or (race.seat_to_move == 3 and last and last.seat != 3):
+                break
+            self._play(race, plies=1, rng=rng)
+        services.challenge_create(
+            challenger=users["niamh"],
+            kind="knot",
+            seat_count=3,
+            message="A race for three: Celtic Knot, anyone?",
+        )
 
     def _make_moderator(self) -> None:
         """A staff member of the Moderators group (kept up to date by the sync), not a
@@ -103,7 +128,7 @@ class Command(BaseCommand):
             game.refresh_from_db()
             if not game.is_active:
                 return
-            move = rng.choice(selectors.game_position(game=game).legal_moves())
+            move = rng.choice(selectors.game_position(game=game).legal_choices())
             services.move_submit(
                 game_id=game.pk,
                 user=game.user_to_move(),

@@ -6,9 +6,11 @@ from collections.abc import Mapping, Sequence
 
 from games.kinds.base import (
     Chance,
+    ChoiceNotationError,
     Departure,
     FinishingOrder,
     GameKind,
+    IllegalChoiceError,
     KindError,
     Options,
     SeatRange,
@@ -89,8 +91,10 @@ class CelticState(State):
         before = self.engine.ply
         try:
             self.engine.apply(choice)
-        except (IllegalMoveError, NotationError) as error:
-            raise KindError(str(error)) from error
+        except NotationError as error:
+            raise ChoiceNotationError(str(error)) from error
+        except IllegalMoveError as error:
+            raise IllegalChoiceError(str(error), rule=error.rule.value) from error
         return list(_with_seats(self.engine.history, start=before))
 
     def leave(self, seat: int, how: Departure) -> list[Step]:
@@ -129,6 +133,10 @@ class CelticKind(GameKind):
     seats = SeatRange(2, 2)
     has_chance = False
     option_names = ("window_forfeit",)
+    notation_help = (
+        "Write a move as its cell, its open sides in N E S W order and an optional n for a "
+        "neutral tile, like 'f5 NE' or 'd5 NESW n'."
+    )
 
     def seat_names(self, count: int) -> list[str]:
         self.check_seat_count(count)
@@ -170,7 +178,10 @@ class CelticKind(GameKind):
             ) from None
 
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
-        return GameRecord.from_state(_engine(state), headers=dict(headers)).to_text()
+        return _record(state, headers).to_text()
+
+    def record_data(self, state: State, headers: Mapping[str, str]) -> dict[str, object]:
+        return _record(state, headers).to_dict()
 
     def svg(self, state: State, *, viewer_seat: int | None = None) -> str:
         engine = _engine(state)
@@ -184,10 +195,18 @@ class CelticKind(GameKind):
         )
 
     def text(self, state: State) -> str:
-        return render_state(_engine(state), ascii=True)
+        return render_state(_engine(state))
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_engine(state))
+
+
+def _record(state: State, headers: Mapping[str, str]) -> GameRecord:
+    """The record of ``state``; its result is the ``Result`` header when given (a game ended
+    by resignation, time or a moderator), else the board's."""
+    return GameRecord.from_state(
+        _engine(state), headers=dict(headers), result=headers.get("Result")
+    )
 
 
 def _engine(state: State) -> GameState:

@@ -30,6 +30,10 @@ class KnotKind(GameKind):
     rules_version = "1"
     seats = SeatRange(2, 6)
     has_chance = True
+    notation_help = (
+        "Name a square holding your coins, like 'a1' (a lower space is its crossing and u, "
+        "like 'c5u'); after the flips, name the destination square."
+    )
 
     def seat_names(self, count: int) -> list[str]:
         self.check_seat_count(count)
@@ -62,6 +66,17 @@ class KnotKind(GameKind):
 
     def order_from_result(self, text: str, seat_count: int) -> FinishingOrder:
         return order_from_result(text, seat_count)
+
+    def seat_headers(self, usernames: Sequence[str]) -> dict[str, str]:
+        """``Seat1 "alice red"``, ... as KNOT-RULES.md's record has them."""
+        return {
+            f"Seat{seat}": f"{name} {colour.lower()}"
+            for seat, (name, colour) in enumerate(zip(usernames, SEAT_NAMES, strict=False), 1)
+        }
+
+    def chance_headers(self, commitment: str, seed: str | None) -> dict[str, str]:
+        headers = {"FlipCommit": commitment}
+        return headers if seed is None else {**headers, "FlipSeed": seed}
 
     def record_text(self, state: State, headers: Mapping[str, str]) -> str:
         return record_text(_knot(state), headers)

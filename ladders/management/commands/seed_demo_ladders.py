@@ -24,7 +24,7 @@ from accounts.services import user_create
 from demo.management.commands.seed_demo import DEMO_PASSWORD
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
-from games.kinds import get_kind
+from games.kinds.base import Departure
 from games.models import Game
 from games.selectors import game_position
 from ladders import services
@@ -32,7 +32,6 @@ from ladders.models import Ladder, LadderChallenge
 from notifications.models import OutboxEmail
 
 LADDER = "Celtic Club Ladder"
-CHALLENGER_FIRST = (frozenset({1}), frozenset({2}))
 """The finishing order of a challenge game the challenger (seat 1) wins."""
 PLAYERS = ["alice", "bob", "dara", "eoin", "fiona", "gwen", "hana"]
 MORE_PLAYERS = {  # made here if seed_demo_tournaments has not made them
@@ -117,7 +116,7 @@ def _decide(challenge: LadderChallenge, *, outcome: str, now: datetime) -> None:
     """The challenger (seat 1) moves first; then the loser resigns, or the defender runs
     out of time. The ladder records it as the hook would after the commit."""
     game = challenge.game
-    move = sorted(str(m) for m in game_position(game=game).legal_moves())[0]
+    move = sorted(str(m) for m in game_position(game=game).legal_choices())[0]
     game = game_services.move_submit(
         game_id=game.pk,
         user=game.user_at(1),
@@ -127,9 +126,10 @@ def _decide(challenge: LadderChallenge, *, outcome: str, now: datetime) -> None:
     ).game
     if outcome == "timeout":
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        game_services.game_finish(
+        game_services.game_seat_leave(  # the defender, in seat 2, to move
             game=locked,
-            result=get_kind(game.kind).result_text(CHALLENGER_FIRST),
+            seat=2,
+            how=Departure.TIMEOUT,
             termination=Game.Termination.TIMEOUT,
             now=now,
         )

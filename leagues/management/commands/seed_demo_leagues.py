@@ -138,7 +138,7 @@ def _play_all(division: Division, *, rng: random.Random, now: datetime, share: f
     )
     for game in games[: round(len(games) * share)]:
         if game.ply == 0:
-            move = sorted(str(m) for m in game_position(game=game).legal_moves())[0]
+            move = sorted(str(m) for m in game_position(game=game).legal_choices())[0]
             game = game_services.move_submit(
                 game_id=game.pk, user=game.user_to_move(), expected_ply=0, notation=move, now=now
             ).game

@@ -39,6 +39,9 @@ API_ROWS = [
     ApiRow("POST", f"{CHALLENGE}/accept/", expect(403, **LOGGED_IN, player=201)),
     ApiRow("POST", f"{CHALLENGE}/decline/", expect(403, **LOGGED_IN, player=200)),
     ApiRow("POST", f"{CHALLENGE}/cancel/", expect(403, **LOGGED_IN, opponent=200)),
+    # --- game kinds: public ---
+    ApiRow("GET", f"{V1}/game-kinds/", OPEN_TO_ALL),
+    ApiRow("GET", f"{V1}/game-kinds/{{kind_id}}/", OPEN_TO_ALL),
     # --- games (the world's game: private, active, the player to move) ---
     ApiRow("GET", f"{V1}/games/", OPEN_TO_ALL),
     ApiRow("GET", f"{GAME}/", SEES_PRIVATE_GAME),
@@ -131,8 +134,8 @@ API_ROWS = [
 def _reply_to_first_move(world: World) -> str:
     """A legal reply of the opponent (Blue) to the player's first move."""
     state = selectors.game_position(game=world.game)
-    state.apply(world.first_move)
-    return str(sorted(state.legal_moves(), key=str)[0])
+    state.play(world.first_move)
+    return str(sorted(state.legal_choices(), key=str)[0])
 
 
 def _opponents_line(world: World) -> ConditionalLine:

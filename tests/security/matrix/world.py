@@ -57,6 +57,7 @@ class World:
             "challenge_id": self.challenge.pk,
             "token_id": self.spare_token.pk,
             "player_id": player_for_user(user=self.users[PLAYER]).pk,
+            "kind_id": "celtic",
         }
 
     def api_client(self, role: str) -> APIClient:
@@ -94,7 +95,7 @@ def build_world() -> World:
 
     player, opponent = users[PLAYER], users[OPPONENT]
     finished = services.game_start(players=[player, opponent])
-    opening = str(sorted(selectors.game_position(game=finished).legal_moves(), key=str)[0])
+    opening = str(sorted(selectors.game_position(game=finished).legal_choices(), key=str)[0])
     services.move_submit(game_id=finished.pk, user=player, expected_ply=0, notation=opening)
     services.game_resign(game_id=finished.pk, user=opponent)
     game = services.game_start(players=[player, opponent], public=False)

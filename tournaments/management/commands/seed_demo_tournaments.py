@@ -189,7 +189,7 @@ class Command(BaseCommand):
             game.refresh_from_db()
             if not game.is_active:
                 break
-            move = rng.choice(game_selectors.game_position(game=game).legal_moves())
+            move = rng.choice(game_selectors.game_position(game=game).legal_choices())
             game_services.move_submit(
                 game_id=game.pk,
                 user=game.user_to_move(),
