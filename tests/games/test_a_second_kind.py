@@ -18,6 +18,7 @@ from games.clock import ClockKind, TimeControl
 from games.kinds import register, unregister
 from games.models import Challenge, Game, Move
 from games.timeouts import game_timeouts_decide
+from rankings.models import PlayerRating, RatedResult
 from tests.accounts.factories import make_moderator
 from tests.kinds.counting import COUNTING
 
@@ -153,3 +154,20 @@ def test_conditional_moves_need_a_game_for_two(trio):
         services.conditional_line_create(
             game_id=game.pk, user=game.user_at(3), expected_ply=0, moves=["1", "2"]
         )
+
+
+def test_a_rated_game_of_three_is_ranked_in_its_kinds_own_list(trio):
+    """The ranking rates the finishing order with its multiplayer model, in a list of the
+    kind's own; Celtic!'s list does not change."""
+    game = _seek_filled(trio)
+    for ply, number in enumerate(["2", "2", "2", "2", "1", "2"]):
+        services.move_submit(
+            game_id=game.pk, user=game.user_to_move(), expected_ply=ply, notation=number
+        )
+        game.refresh_from_db()
+    result = RatedResult.objects.get(game=game)
+    assert result.kind == "counting"
+    ratings = {r.player.user_id: r for r in PlayerRating.objects.select_related("player")}
+    assert {r.kind for r in ratings.values()} == {"counting"}
+    winner = next(user for user, place in game.placings() if place == 1)
+    assert max(ratings.values(), key=lambda r: r.shown).player.user_id == winner.pk
