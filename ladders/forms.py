@@ -9,7 +9,7 @@ from django.forms.models import fields_for_model
 
 from games.forms import TimeControlForm
 from games.kinds import DEFAULT_KIND
-from ladders.kinds import kind_choices
+from games.kinds.pairs import kind_choices
 from ladders.models import Ladder
 from ladders.services import LIMIT_FIELDS, OTHER_FIELDS
 

@@ -10,8 +10,8 @@ from django.db import models
 from django.db.models import Q
 
 from games.kinds import DEFAULT_KIND, get_kind
+from games.kinds.pairs import pair_seat_names
 from games.models import Game, TimeControlFields
-from ladders.kinds import pair_seat_names
 from ladders.rules import LadderRules
 
 

@@ -24,9 +24,9 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.clock import TimeControl
+from games.kinds.pairs import kind_problem
 from games.models import Game
 from ladders import audit, emails, errors, selectors
-from ladders.kinds import kind_problem
 from ladders.models import Ladder, LadderChallenge, LadderEvent, LadderPlayer
 from ladders.rules import (
     ChallengeContext,

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from celticsite.errors import DomainError
 from games.clock import TimeControl
+from games.kinds.pairs import kind_problem
 from leagues import audit, emails, errors, selectors
 from leagues.models import Division, League, Membership, Season
 from leagues.placement import (
@@ -35,7 +36,6 @@ from leagues.placement import (
 from moderation.services import audit_record
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.kinds import kind_problem
 from tournaments.models import Entry, Tournament
 from tournaments.standings import EDITIONS
 

@@ -11,7 +11,7 @@ from django.utils.text import format_lazy
 
 from games.forms import TimeControlForm, time_control_initial
 from games.kinds import DEFAULT_KIND
-from tournaments.kinds import kind_choices
+from games.kinds.pairs import kind_choices
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import SETTING_FIELDS, TIEBREAKS_HELP
 from tournaments.standings import TIEBREAKS

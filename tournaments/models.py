@@ -13,8 +13,8 @@ from django.db import models
 from django.db.models import Q, QuerySet
 
 from games.kinds import DEFAULT_KIND, get_kind
+from games.kinds.pairs import pair_seat_names
 from games.models import Game, TimeControlFields
-from tournaments.kinds import pair_seat_names
 
 
 class Tournament(TimeControlFields):

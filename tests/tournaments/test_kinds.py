@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from celticsite.errors import DomainError
+from games.kinds.pairs import kind_choices, kind_problem
 from tests.games.conftest import token_client
 from tests.tournaments.conftest import register_all
 from tests.tournaments.kinds import extra_kinds  # noqa: F401 (fixture)
@@ -18,7 +19,6 @@ from tests.tournaments.kinds import extra_kinds  # noqa: F401 (fixture)
 # ruff: noqa: F811 (the fixture above as the tests' argument)
 from tests.tournaments.test_pages import _new_event, login
 from tournaments import services
-from tournaments.kinds import kind_choices, kind_problem
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.functional import lazy
 
 from games.clock import TimeControl
+from games.kinds.pairs import kind_problem
 from tournaments import errors, selectors
-from tournaments.kinds import kind_problem
 from tournaments.models import Entry, Tournament
 from tournaments.plugins import tournament_format_lookup, tournament_formats
 from tournaments.services.common import (

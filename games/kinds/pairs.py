@@ -1,6 +1,5 @@
-"""The game kinds a ladder may be played in: those whose games may have two seats, since
-every challenge is two players (``games.kinds``). Tournaments keep the same checks in
-``tournaments.kinds``: neither app imports the other."""
+"""The game kinds a competition (tournament, league, ladder) may be played in: those whose
+games may have two seats, since every pairing is two players."""
 
 from __future__ import annotations
 
