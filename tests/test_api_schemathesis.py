@@ -185,6 +185,8 @@ ALSO_REFUSED_WHEN_VALID = {
     ("POST", "/api/v1/leagues/"): "settings that contradict each other (a Fischer cap below "
     "its bank, promotion and relegation that do not fit the divisions); a name taken or blank",
     ("PATCH", "/api/v1/leagues/{league_id}/"): "the same rules as creating one",
+    ("POST", "/api/v1/ladders/"): "a name taken, or blank once trimmed; a Fischer cap below "
+    "its bank; a game kind the server does not host or that two cannot play",
     ("POST", "/api/v1/tournaments/{tournament_id}/matches/{match_id}/decide/"): "a winner "
     "who is not one of the match's two players",
     ("POST", "/api/v1/tournaments/import-trf/"): "text that is no TRF file (FIDE's format)",

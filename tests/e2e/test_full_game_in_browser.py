@@ -121,7 +121,7 @@ def test_two_people_sign_up_and_play_a_whole_game(live_server, browser, transact
     # ann challenges ben, playing Orange; ben accepts from his home page.
     ann.goto(base + reverse("games:challenges"))
     ann.fill("input[name=opponent]", "ben")
-    ann.select_option("select[name=colour]", "orange")
+    ann.select_option("select[name=seat]", "1")  # seat 1: Orange
     ann.get_by_role("button", name="Send challenge").click()
     assert "Challenge sent to ben." in ann.locator(".messages").text_content()
     ann.goto(base + reverse("games:home"))
