@@ -37,8 +37,3 @@ def game_state(game: Game, *, ply: int | None = None, chance: Chance | None = No
     if ply is not None:
         rows = rows.filter(ply__lt=ply)
     return replay(rows, game, chance=chance)
-
-
-def position_data(game: Game, state: State) -> dict[str, object]:
-    """The position as plain data for the API and the board page (the kind's own)."""
-    return game.game_kind.position_data(state)

@@ -1,4 +1,4 @@
-"""Writes for challenges and games. Every rule of the game is the engine's (games.kinds.celtic).
+"""Writes for challenges and games. Every rule of a game is its kind's (``games.kinds``).
 
 Each write that touches a game runs in ``transaction.atomic()`` with the game row locked by
 ``select_for_update`` and, for moves, the ply the client expects: two racing submissions are

@@ -216,9 +216,9 @@ def board_svg(
     """The whole board: the window around the design, its tiles, demand cells and labels.
 
     ``tiles`` are dicts with ``cell``, ``sides`` and ``colour`` (as in
-    ``games.engine.position_data``); ``knot_colours`` maps strands on closed knots to their
-    highlight colour (see ``knot_strand_colours``). ``dom_id`` prefixes the ids of the
-    title and description, so several boards can share a page.
+    ``games.kinds.celtic.kind.position_data``); ``knot_colours`` maps strands on closed
+    knots to their highlight colour (see ``knot_strand_colours``). ``dom_id`` prefixes the
+    ids of the title and description, so several boards can share a page.
     """
     placed = {Cell.parse(t["cell"]): t for t in tiles}
     demand = [Cell.parse(c) for c in demand_cells]
