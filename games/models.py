@@ -324,10 +324,9 @@ class Game(TimeControlFields):
     @property
     def seat_list(self) -> list[GameSeat]:
         """The seats in order, with players and profiles: prefetched by ``with_players``, or
-        read on first use and kept on the instance."""
-        if "seats" not in getattr(self, "_prefetched_objects_cache", {}):
-            prefetch_related_objects([self], SEATS_WITH_PLAYERS)
-        return list(self._prefetched_objects_cache["seats"])
+        read on first use and kept on the instance (a prefetch already done costs nothing)."""
+        prefetch_related_objects([self], SEATS_WITH_PLAYERS)
+        return list(self.seats.all())
 
     def seat_row(self, seat: int) -> GameSeat:
         return self.seat_list[seat - 1]

@@ -219,7 +219,7 @@ def _challenge_start(
         tc=challenge.time_control,
         challenge=challenge,
     )
-    game = _game_save_started(new, seats, now=now)
+    game = _game_save_started(new, seats, tc=challenge.time_control, now=now)
     events.publish(events.game_started, games=[game], announce=False)
     events.publish(events.challenge_accepted, challenge=challenge, game=game)
     events.publish(events.turn_started, games=[game])  # the first mover's "your turn"

@@ -7,14 +7,14 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime
 
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from games import errors, events, selectors
 from games.clock import TimeControl, deadline_after
 from games.kinds import DEFAULT_KIND, get_kind
 from games.kinds.base import KindError
-from games.models import Challenge, Game, GameSeat
-from games.services.clocks import _clock_start_turn
+from games.models import SEATS_WITH_PLAYERS, Challenge, Game, GameSeat
 from games.services.common import User
 
 
@@ -36,6 +36,7 @@ def game_start(
 
     Publishes ``game_started`` (``announce``: the players are to hear of the start from games
     itself, not from the starter's own news such as a ladder challenge) and ``turn_started``."""
+    tc = time_control or TimeControl()
     new, seats = _game_new(
         players=players,
         kind=kind,
@@ -43,29 +44,56 @@ def game_start(
         public=public,
         window_forfeit=window_forfeit,
         takebacks=takebacks,
-        tc=time_control or TimeControl(),
+        tc=tc,
         challenge=challenge,
     )
-    game = _game_save_started(new, seats, now=now or timezone.now())
+    game = _game_save_started(new, seats, tc=tc, now=now or timezone.now())
     events.publish(events.game_started, games=[game], announce=announce)
     events.publish(events.turn_started, games=[game])
     return game
 
 
-def _game_save_started(game: Game, seats: list[GameSeat], *, now: datetime) -> Game:
+def _game_save_started(
+    game: Game, seats: list[GameSeat], *, tc: TimeControl, now: datetime
+) -> Game:
     """Save the new ``game`` and its seats with seat 1's clock running; tells no one."""
-    _keep_seats(game, seats)
-    _clock_start_turn(game, now=now)
-    game.save()
-    for seat in seats:
-        seat.game = game
-    GameSeat.objects.bulk_create(seats)
-    return game
+    return _games_save_started([(game, seats)], tc=tc, now=now)[0]
 
 
-def _keep_seats(game: Game, seats: list[GameSeat]) -> None:
-    """Give ``game`` its new seats as if prefetched, so reading them costs no query."""
-    game._prefetched_objects_cache = {"seats": seats}  # as prefetch_related leaves it
+def _games_save_started(
+    new: Sequence[tuple[Game, list[GameSeat]]], *, tc: TimeControl, now: datetime
+) -> list[Game]:
+    """Save new games of time control ``tc`` and their seats, each with seat 1's clock
+    running, in two inserts; the seats are read back with their players (one query), so
+    the games are ready for the events. Tells no one."""
+    _first_clocks_start(new, tc=tc, now=now)
+    games = Game.objects.bulk_create([game for game, _ in new])
+    for game, seats in new:
+        for seat in seats:
+            seat.game = game
+    GameSeat.objects.bulk_create([seat for _, seats in new for seat in seats])
+    prefetch_related_objects(games, SEATS_WITH_PLAYERS)
+    return games
+
+
+def _first_clocks_start(
+    new: Sequence[tuple[Game, list[GameSeat]]], *, tc: TimeControl, now: datetime
+) -> None:
+    """Start seat 1's clock in each new game: its deadline is when the full bank has run,
+    skipping that player's weekends and vacations, read for all the games at once
+    (``selectors.clock_pauses_many``: two queries at most however many games start)."""
+    first_movers = {seats[0].user.pk: seats[0].user for _, seats in new}
+    pauses = selectors.clock_pauses_many(
+        users=first_movers.values(),
+        weekends_off=tc.weekends_off,
+        vacation_allowed=tc.vacation_allowed,
+        since=now,
+    )
+    for game, seats in new:
+        game.turn_started_at = now
+        bank = seats[0].time_left
+        stream = pauses[seats[0].user.pk].stream(since=now)
+        game.deadline = None if bank is None else deadline_after(now, bank, stream)
 
 
 def _game_new(
@@ -140,24 +168,7 @@ def games_start_many(
         )
         for pair in pairs
     ]
-    pauses = selectors.clock_pauses_many(
-        users={first.pk: first for first, _ in pairs}.values(),
-        weekends_off=tc.weekends_off,
-        vacation_allowed=tc.vacation_allowed,
-        since=now,
-    )
-    for (game, seats), (first, _) in zip(new, pairs, strict=True):
-        game.turn_started_at = now
-        bank = seats[0].time_left
-        game.deadline = (
-            None if bank is None else deadline_after(now, bank, pauses[first.pk].stream(since=now))
-        )
-    games = Game.objects.bulk_create([game for game, _ in new])
-    for game, seats in new:
-        for seat in seats:
-            seat.game = game
-        _keep_seats(game, seats)
-    GameSeat.objects.bulk_create([seat for _, seats in new for seat in seats])
+    games = _games_save_started(new, tc=tc, now=now)
     if games:
         events.publish(events.game_started, games=games, announce=announce)
         events.publish(events.turn_started, games=games)

@@ -77,10 +77,10 @@ def test_pauses_are_read_once_for_all_players():
     with CaptureQueriesContext(connection) as ten:
         services.games_start_many(pairs=ten_oranges, time_control=PAUSED, now=NOW)
 
-    # time zones, vacations, the insert of the games and of their seats; then the first
-    # movers' your-turn emails, published
-    # as the games start: their profiles, the dedupe keys already taken, one insert (in a
-    # savepoint: two statements more)
+    # time zones, vacations, the insert of the games and of their seats, the seats read
+    # back with players and profiles; then the first movers' your-turn emails, published
+    # as the games start: the dedupe keys already taken, one insert (in a savepoint: two
+    # statements more)
     assert len(ten) == len(two) == 9
 
 
