@@ -1,8 +1,8 @@
 """A second kind plays through the platform with nothing in the platform naming it.
 
-The kind (``tests/kinds/counting.py``, three seats) is registered here, as any new package under
-``games/kinds/`` would be, and then played through the services, the clocks and timeouts, the
-REST API and the ranking.
+The kind (``tests/kinds/counting.py``, played here by three) is registered here, as any new
+package under ``games/kinds/`` would be, and then played through the services, the clocks and
+timeouts, the REST API and the ranking.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_a_seat_cannot_be_taken_twice_and_the_creator_may_cancel_before_it_fills
     ("kind", "seats", "message"),
     [
         ("chess", 2, "Unknown game kind 'chess': expected one of"),
-        ("counting", 4, "Counting is played by 2 to 3 players, not 4."),
+        ("counting", 5, "Counting is played by 2 to 4 players, not 5."),
         ("celtic", 3, "Celtic! is played by 2 players, not 3."),
     ],
 )

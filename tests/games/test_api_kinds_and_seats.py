@@ -15,7 +15,7 @@ from games.kinds import all_kinds, register, unregister
 from games.models import Challenge, Game
 from tests.accounts.factories import make_user
 from tests.games.conftest import API, submit, token_client
-from tests.games.counting_kind import KIND as COUNTING
+from tests.kinds.counting import COUNTING
 
 CHALLENGES = f"{API}/challenges/"
 KINDS = f"{API}/game-kinds/"
@@ -140,7 +140,7 @@ def test_a_game_of_another_kind_is_answered_through_its_kind(
     ]
     # the colour fields belong to games of Orange and Blue only
     assert (body["orange"], body["blue"], body["orange_seconds_left"]) == (None, None, None)
-    assert body["to_move"] == "north" and body["position"] == {"total": 0, "target": 10}
+    assert body["to_move"] == "north" and body["position"] == {"count": 0, "target": 10}
     legal = anon.get(f"{API}/games/{game.pk}/legal-moves/").json()
     assert legal == {"ply": 0, "seat_to_move": 1, "to_move": "north", "moves": ["1", "2"]}
 
@@ -150,7 +150,7 @@ def test_a_game_of_another_kind_is_answered_through_its_kind(
         (1, "north", "2")
     ]
     assert played.json()["game"]["seat_to_move"] == 2
-    assert anon.get(f"{API}/games/{game.pk}/positions/1/").json() == {"total": 2, "target": 10}
+    assert anon.get(f"{API}/games/{game.pk}/positions/1/").json() == {"count": 2, "target": 10}
 
     refused = submit(alice_api, game.pk, 1, "2")
     assert (refused.status_code, refused.json()["code"]) == (409, "not_your_turn")

@@ -31,7 +31,7 @@ TIME_CONTROL = {
 
 @pytest.fixture
 def counting() -> Iterator[None]:
-    """Host the tests' kind "Counting" (two or three seats: North, East, South)."""
+    """Host the tests' kind "Counting" (two to four seats: North, East, South, West)."""
     kinds.register(COUNTING)
     yield
     kinds.unregister(COUNTING.id)
@@ -84,7 +84,7 @@ def test_with_kinds_for_more_the_form_asks_the_count_and_names_seats_per_kind(
         ("1", "Seat 1 (moves first): Orange in Celtic!, Red in Celtic Knot, North in Counting"),
         ("2", "Seat 2: Blue in Celtic! and Celtic Knot, East in Counting"),
         ("3", "Seat 3: Green in Celtic Knot, South in Counting"),
-        ("4", "Yellow"),
+        ("4", "Seat 4: Yellow in Celtic Knot, West in Counting"),
         ("5", "Purple"),
         ("6", "Orange"),
     ]
@@ -112,9 +112,9 @@ def test_without_a_count_the_kind_has_its_fewest_seats_and_random_is_no_seat(cou
             "Celtic! is played by 2 players, not 3.",
         ),
         (
-            {"kind": "counting", "seat_count": 4},
+            {"kind": "counting", "seat_count": 5},
             "seat_count",
-            "Counting is played by 2 to 3 players, not 4.",
+            "Counting is played by 2 to 4 players, not 5.",
         ),
         (
             {"kind": "counting", "seat_count": 2, "seat": "3"},

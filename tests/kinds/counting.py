@@ -1,4 +1,4 @@
-"""A tiny game for three, written only for the tests: proof that a kind is one module.
+"""A tiny game for two to four, written only for the tests: proof that a kind is one module.
 
 Seats take turns adding 1 or 2 to a shared count, starting at 0; the seat that brings it to
 ``TARGET`` or beyond finishes first, and the others follow in play order after it. A seat that
@@ -29,6 +29,7 @@ from games.kinds.base import (
 
 TARGET = 10
 CHOICES = ("1", "2")
+SEAT_NAMES = ("North", "East", "South", "West")
 
 
 class CountingState(State):
@@ -108,12 +109,12 @@ class CountingKind(GameKind):
     id = "counting"
     name = "Counting"
     rules_version = "1"
-    seats = SeatRange(2, 3)
+    seats = SeatRange(2, 4)
     notation_help = "Write 1 or 2: the number to add to the count."
 
     def seat_names(self, count: int) -> list[str]:
         self.check_seat_count(count)
-        return ["North", "East", "South"][:count]
+        return list(SEAT_NAMES[:count])
 
     def new_state(
         self, seat_count: int, *, options: Options | None = None, chance: Chance | None = None
