@@ -7,37 +7,20 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games.models import Challenge, Game
 from tests.accounts.factories import make_user
+from tests.games.test_pages_kinds import TIME_CONTROL, logged_in, messages_of
 
 pytestmark = pytest.mark.django_db
 
-TIME_CONTROL = {
-    "clock_kind": "per_move",
-    "days_per_move": 3,
-    "bank_days": 10,
-    "increment_days": 2,
-    "max_days": 20,
-}
 PAGE = reverse("games:challenges")
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def user(username: str):
     return get_user_model().objects.get(username=username)
-
-
-def messages_of(response) -> list[str]:
-    return [str(m) for m in response.context["messages"]]
 
 
 @pytest.fixture
