@@ -3,15 +3,18 @@ fields every page that sets one shares (tournaments, leagues, ladders)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms
+from django.contrib.auth.models import AbstractBaseUser
 
 from celticsite.errors import DomainError
+from games import selectors
 from games.clock import ClockKind, TimeControl
 from games.kinds import DEFAULT_KIND, all_kinds, get_kind
-from games.kinds.base import KindError
+from games.kinds.base import GameKind, KindError
 
 CLOCK_CHOICES = [
     (ClockKind.PER_MOVE.value, "Days per move"),
@@ -156,10 +159,15 @@ class ChallengeForm(TimeControlForm):
     ]
 
     opponent = forms.CharField(
-        max_length=150,
+        max_length=800,
         required=False,
-        label="Opponent",
-        help_text="A username, or leave empty for an open seek anyone may accept.",
+        label="Opponents",
+        help_text="One username for a game for two; for more players, everyone you invite, "
+        "separated by commas or spaces (you take a seat too). Leave empty for an open seek "
+        "anyone may accept.",
+        widget=forms.TextInput(
+            attrs={"autocapitalize": "none", "autocorrect": "off", "spellcheck": "false"}
+        ),
     )
     kind = forms.ChoiceField(
         choices=kind_choices, initial=DEFAULT_KIND, required=False, label="Game"
@@ -168,8 +176,8 @@ class ChallengeForm(TimeControlForm):
         required=False,
         min_value=2,
         label="Players",
-        help_text="How many play (empty: the fewest the game allows). A game for more than "
-        "two is an open seek that starts when every seat is taken.",
+        help_text="How many play, you included (empty: you and the players you name, or the "
+        "fewest the game allows). The game starts when every seat is taken.",
     )
     seat = forms.ChoiceField(
         choices=seat_choices, initial=RANDOM_SEAT, required=False, label="Your seat"
@@ -193,25 +201,53 @@ class ChallengeForm(TimeControlForm):
         max_length=300, required=False, label="Message", widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, challenger: AbstractBaseUser | None = None, **kwargs: Any
+    ) -> None:
+        """``challenger``: the player offering the game, who may not name themselves."""
         super().__init__(*args, **kwargs)
+        self.challenger = challenger
         if all(kind.seats.max <= 2 for kind in all_kinds()):
             del self.fields["seat_count"]  # every game is for two: nothing to ask
 
+    def clean_opponent(self) -> list[AbstractBaseUser]:
+        """The players named (none: an open seek), each an active player named once, not the
+        challenger."""
+        names = [name for name in re.split(r"[\s,;]+", self.cleaned_data["opponent"]) if name]
+        folded = [name.casefold() for name in names]
+        for index, name in enumerate(folded):
+            if name in folded[:index]:
+                raise forms.ValidationError(
+                    f"{names[index]} is named twice: name each player once."
+                )
+        if self.challenger is not None and self.challenger.get_username().casefold() in folded:
+            raise forms.ValidationError(
+                "You cannot challenge yourself: name only the other players; you take a "
+                "seat anyway."
+            )
+        try:
+            return selectors.user_list_by_usernames(usernames=names) if names else []
+        except DomainError as error:
+            raise forms.ValidationError(error.detail) from None
+
     def clean(self) -> dict[str, Any]:
-        """The kind's seat count (its fewest when not given), checked with the seat chosen
-        (``seat``: a number, or None for a random seat) and the kind's options."""
+        """The seat count (the challenger and the players named, else the count given, else
+        the kind's fewest), checked with the kind, the seat chosen (``seat``: a number, or
+        None for a random seat) and the kind's options."""
         data = super().clean()
         if "kind" in self.errors:
             return data
         data["kind"] = data.get("kind") or DEFAULT_KIND
         kind = get_kind(data["kind"])
-        count = data.get("seat_count") or kind.seats.min
+        if data.get("opponent"):
+            count = self._seats_named(kind, data["opponent"], data.get("seat_count"))
+        else:
+            count = data.get("seat_count") or kind.seats.min
+            try:
+                kind.check_seat_count(count)
+            except KindError as error:
+                self.add_error("seat_count", str(error))
         data["seat_count"] = count
-        try:
-            kind.check_seat_count(count)
-        except KindError as error:
-            self.add_error("seat_count", str(error))
         seat = data.get("seat")
         data["seat"] = None if seat in (None, "", RANDOM_SEAT) else int(seat)
         if data["seat"] is not None and data["seat"] > count:
@@ -226,6 +262,35 @@ class ChallengeForm(TimeControlForm):
                 "window_forfeit", f"The window-forfeit variant is not an option of {kind.name}."
             )
         return data
+
+    def _seats_named(
+        self, kind: GameKind, named: list[AbstractBaseUser], seat_count: int | None
+    ) -> int:
+        """The seats of a game for the challenger and the ``named`` players, with an error on
+        the form if the kind or ``seat_count`` disagrees."""
+        count = len(named) + 1
+        if count not in kind.seats:
+            everyone = _players(kind.seats.min, kind.seats.max)
+            others = _players(kind.seats.min - 1, kind.seats.max - 1)
+            self.add_error(
+                "opponent",
+                f"{kind.name} is played by {everyone}, you included: name {others}, "
+                f"not {len(named)}.",
+            )
+        elif seat_count is not None and seat_count != count:
+            self.add_error(
+                "seat_count",
+                f"You named {_players(len(named))}, so the game is for {count} with you, not "
+                f"{seat_count}: name {_players(seat_count - 1)}, or leave Players empty.",
+            )
+        return count
+
+
+def _players(fewest: int, most: int | None = None) -> str:
+    """``1 player``, ``3 players``, ``1 to 5 players``."""
+    if most is not None and most != fewest:
+        return f"{fewest} to {most} players"
+    return "1 player" if fewest == 1 else f"{fewest} players"
 
 
 class MoveForm(forms.Form):

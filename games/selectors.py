@@ -305,6 +305,20 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser:
         ) from None
 
 
+def user_list_by_usernames(*, usernames: Sequence[str]) -> list[AbstractBaseUser]:
+    """The active players called ``usernames``, in that order, read in one query; NotFound
+    names every username no active player has."""
+    found = {
+        user.get_username(): user
+        for user in get_user_model().objects.filter(username__in=usernames, is_active=True)
+    }
+    missing = [name for name in usernames if name not in found]
+    if missing:
+        names = " or ".join(repr(name) for name in missing)
+        raise errors.NotFound(f"There is no active player called {names}.", code="user_not_found")
+    return [found[name] for name in usernames]
+
+
 # --- clocks -----------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,12 +25,20 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.selectors import profile_get
 from celticsite.errors import DomainError, NotFound
+from celtictext import and_join
 from games import selectors, services
 from games.boards import BoardRequest, kind_pages
 from games.clock import ClockReading
 from games.forms import ChallengeForm, MoveForm
 from games.kinds.base import State, Step, StepKind
-from games.models import Challenge, ChallengeEntrant, Game, Move, TakebackRequest
+from games.models import (
+    Challenge,
+    ChallengeEntrant,
+    ChallengeInvitation,
+    Game,
+    Move,
+    TakebackRequest,
+)
 
 RECENT = 10
 
@@ -58,11 +66,11 @@ def home(request: HttpRequest) -> HttpResponse:
     finished = selectors.game_list_for_player(user=user, status=Game.Status.FINISHED).order_by(
         "-finished_at"
     )[:RECENT]
-    incoming = [
-        c
-        for c in selectors.challenge_list_for_user(user=user, scope="incoming")
-        if c.status == Challenge.Status.OPEN
-    ]
+    incoming = _with_seats(
+        selectors.challenge_list_for_user(user=user, scope="incoming").filter(
+            status=Challenge.Status.OPEN
+        )
+    )
     return render(
         request,
         "games/home.html",
@@ -71,6 +79,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "active_games": active,
             "finished_games": finished,
             "incoming": incoming,
+            "seated": _seated(user) if incoming else set(),
             "live_signature": _live_signature(selectors.game_list_live_status(user=user)),
         },
     )
@@ -95,48 +104,55 @@ def challenges(request: HttpRequest) -> HttpResponse:
     """Open seeks, the viewer's own challenges, and the form to offer a new one."""
     user = request.user
     form = ChallengeForm(
-        request.POST or None, initial={"opponent": request.GET.get("opponent", "")[:150]}
+        request.POST or None,
+        initial={"opponent": request.GET.get("opponent", "")[:150]},
+        challenger=user if user.is_authenticated else None,
     )
     if request.method == "POST":
         if not user.is_authenticated:
             return redirect(f"{reverse('accounts:login')}?next={request.path}")
         if form.is_valid() and _create_challenge(request, form):
             return redirect("games:challenges")
-    seeks = selectors.challenge_list_open(exclude_user=user).annotate(
-        entrant_count=Count("entrants")
-    )
+    seeks = _with_seats(selectors.challenge_list_open(exclude_user=user))
     context: dict[str, Any] = {"form": form, "seeks": seeks}
     if user.is_authenticated:
-        mine = selectors.challenge_list_for_user(user=user).annotate(
-            entrant_count=Count("entrants")
-        )
-        context["seated"] = set(
-            ChallengeEntrant.objects.filter(
-                user=user, challenge__status=Challenge.Status.OPEN
-            ).values_list("challenge_id", flat=True)
-        )
+        mine = _with_seats(selectors.challenge_list_for_user(user=user))
+        context["seated"] = _seated(user)
         open_mine = [c for c in mine if c.status == Challenge.Status.OPEN]
-        context["incoming"] = [c for c in open_mine if c.opponent_id == user.pk]
+        context["incoming"] = [c for c in open_mine if c.challenger_id != user.pk]
         context["outgoing"] = [c for c in open_mine if c.challenger_id == user.pk]
         context["decided"] = [c for c in mine if c.status != Challenge.Status.OPEN][:RECENT]
     status = 400 if form.is_bound and form.errors else 200
     return render(request, "games/challenges.html", context, status=status)
 
 
+def _with_seats(challenges: QuerySet[Challenge]) -> QuerySet[Challenge]:
+    """``challenges`` with what their rows show: the seats taken (``entrant_count``), and
+    the invited players with who took a seat, read for the whole list at once."""
+    return challenges.annotate(entrant_count=Count("entrants")).prefetch_related(
+        Prefetch("invitations", queryset=ChallengeInvitation.objects.select_related("user")),
+        "entrants",
+    )
+
+
+def _seated(user: Any) -> set[int]:
+    """The open challenges where ``user`` holds a seat (an open seek or an invitation)."""
+    return set(
+        ChallengeEntrant.objects.filter(
+            user=user, challenge__status=Challenge.Status.OPEN
+        ).values_list("challenge_id", flat=True)
+    )
+
+
 def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
     """Create the challenge the valid ``form`` describes; on refusal, put the reason on it."""
     data = form.cleaned_data
-    opponent = None
-    if data["opponent"].strip():
-        try:
-            opponent = selectors.user_get_by_username(username=data["opponent"].strip())
-        except DomainError as exc:
-            form.add_error("opponent", exc.detail)
-            return False
+    named = data["opponent"]
     try:
-        challenge = services.challenge_create(
+        services.challenge_create(
             challenger=request.user,
-            opponent=opponent,
+            opponent=named[0] if len(named) == 1 else None,
+            invited=named if len(named) > 1 else (),
             kind=data["kind"],
             seat_count=data["seat_count"],
             seat_choice=data["seat"],
@@ -150,10 +166,16 @@ def _create_challenge(request: HttpRequest, form: ChallengeForm) -> bool:
     except DomainError as exc:
         form.add_error(None, exc.detail)
         return False
-    if challenge.opponent is None:
+    if not named:
         messages.success(request, "Your open challenge is posted: anyone may accept it.")
+    elif len(named) == 1:
+        messages.success(request, f"Challenge sent to {named[0].get_username()}.")
     else:
-        messages.success(request, f"Challenge sent to {challenge.opponent.get_username()}.")
+        messages.success(
+            request,
+            f"Challenge sent to {and_join([u.get_username() for u in named])}. The game "
+            f"starts when all {len(named)} have accepted.",
+        )
     return True
 
 
@@ -167,12 +189,12 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
         messages.error(request, exc.detail)
         return _back(request, "games:challenges")
     if isinstance(started, Challenge):
-        taken = started.entrants.count() + 1
-        messages.success(
-            request,
-            f"You took a seat: {taken} of {started.seat_count} seats taken. "
-            "The game starts when every seat is taken.",
-        )
+        taken = f"{started.entrants.count() + 1} of {started.seat_count} seats taken"
+        if started.invitations.exists():
+            text = f"You accepted: {taken}. The game starts when every invited player has accepted."
+        else:
+            text = f"You took a seat: {taken}. The game starts when every seat is taken."
+        messages.success(request, text)
         return _back(request, "games:challenges")
     seat = started.seat_of(request.user)
     name = started.seat_name(seat) if seat else "?"

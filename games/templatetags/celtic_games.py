@@ -76,6 +76,18 @@ def challenger_seat(challenge: Challenge) -> str:
 
 
 @register.filter
+def invited_players(challenge: Challenge) -> list[dict[str, Any]]:
+    """The players a challenge to several invites, in the order named, each with whether
+    they accepted (took their seat); empty for any other challenge. Reads the challenge's
+    ``invitations`` and ``entrants``: prefetch both for a list."""
+    seated = {entry.user_id for entry in challenge.entrants.all()}
+    return [
+        {"user": invited.user, "accepted": invited.user_id in seated}
+        for invited in challenge.invitations.all()
+    ]
+
+
+@register.filter
 def days_hours(value: timedelta | None) -> str:
     """A duration as correspondence players read it: ``2 d 5 h``, ``40 min``."""
     if value is None:

@@ -68,6 +68,8 @@ def site(transactional_db) -> dict[str, str]:
     games.game_annul(game_id=annulled.pk, actor=moderator, reason="Played twice by mistake")
     games.challenge_create(challenger=cai, message="A friendly game? Three days a move.")
     games.challenge_create(challenger=ben, opponent=ann)
+    knot = games.challenge_create(challenger=cai, invited=[ann, ben], kind="knot")
+    games.challenge_accept(challenge_id=knot.pk, user=ben)  # ann's rows: one accepted, she not
     event = tournaments.tournament_create(organiser=ann, name="Winter knots, a long name 2026")
     tournaments.tournament_registration_open(tournament_id=event.pk, actor=ann)
     for user in (ann, ben, cai):

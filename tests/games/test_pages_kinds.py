@@ -144,15 +144,18 @@ def test_a_bad_kind_count_seat_or_option_is_refused_on_its_field(
     assert not Challenge.objects.exists()
 
 
-def test_a_direct_challenge_for_three_is_refused_with_the_reason(counting) -> None:
+def test_one_opponent_for_a_game_for_three_is_refused_with_the_reason(counting) -> None:
     make_user("ben")
     response = logged_in(make_user("ann")).post(
         reverse("games:challenges"),
         {**TIME_CONTROL, "kind": "counting", "seat_count": 3, "opponent": "ben"},
     )
-    assert response.status_code == 400, response.context["form"].errors
-    (error,) = response.context["form"].non_field_errors()
-    assert error.startswith("A challenge to one player is a game for two; this game is for 3")
+    assert response.status_code == 400
+    assert response.context["form"].errors["seat_count"] == [
+        "You named 1 player, so the game is for 2 with you, not 3: name 2 players, or leave "
+        "Players empty."
+    ]
+    assert not Challenge.objects.exists()
 
 
 # --- a seek for three fills seat by seat ------------------------------------------------------

@@ -149,7 +149,9 @@ def test_create_challenge_errors_show_on_the_form(ann) -> None:
     assert unknown.status_code == 400
     assert "There is no active player called 'ghost'." in unknown.context["form"].errors["opponent"]
     myself = client.post(reverse("games:challenges"), {**base, "opponent": "ann"})
-    assert "You cannot challenge yourself." in myself.context["form"].non_field_errors()
+    assert myself.context["form"].errors["opponent"] == [
+        "You cannot challenge yourself: name only the other players; you take a seat anyway."
+    ]
     bad_clock = client.post(
         reverse("games:challenges"), {**base, "clock_kind": "fischer", "max_days": 5}
     )
