@@ -18,7 +18,7 @@ from games.kinds.celtic.errors import Rule
 from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
-from notifications.events import on_deadline_near
+from notifications.events import deadline_reminders_queue, on_deadline_near
 from notifications.inbound import _rule_text, inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail, OutboxPush
 from notifications.position import choice_answer, turns_since
@@ -396,10 +396,26 @@ def test_a_reminder_says_what_a_reply_names_now(players):
     assert "f5 NE" not in row.body_text and not row.board_svg
     game = play(game, first)
     assert game.seat_to_move == 1  # with this seed, a1's flips reach somewhere
-    assert on_deadline_near(game, hours=24, now=now)
+    assert not on_deadline_near(game, hours=24, now=now)  # the same turn: sent already
+    assert on_deadline_near(game, hours=2, now=now)
     row = send(latest("deadline_reminder", players[0]))
     data = game.game_kind.position_data(game_position(game=game))
     assert f"reply with your destination: {', '.join(data['destinations'])}" in row.body_text
+
+
+def test_the_scan_reminds_once_a_turn_whatever_its_steps(players):
+    ann, ben = players[:2]
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
+    hours_20_left = game.deadline - timedelta(hours=20)
+    assert deadline_reminders_queue(now=hours_20_left) == [game.pk]
+    game = play(game, "a1")
+    assert deadline_reminders_queue(now=hours_20_left) == []  # the square: no new turn
+    game = play(game, "a2")  # an extra move: no new turn either
+    assert deadline_reminders_queue(now=hours_20_left + timedelta(hours=1)) == []
+    game = play_turn(game)  # on to ben, whose turn is reminded in its time
+    assert deadline_reminders_queue(now=game.deadline - timedelta(hours=20)) == [game.pk]
+    reminded = OutboxEmail.objects.filter(event="deadline_reminder").order_by("pk")
+    assert list(reminded.values_list("recipient", flat=True)) == [ann.pk, ben.pk]
 
 
 def test_flips_that_reach_nowhere_are_answered_with_the_pass():
