@@ -26,7 +26,9 @@ The events (see docs/ARCHITECTURE.md, "Events", for who listens):
   is True when the players are to hear of it as such (a knockout match's next pair), False
   when the starter tells them in its own words (an accepted challenge, a tournament round, a
   ladder challenge) or no one need hear (demo data).
-- ``turn_started(games)``: a player is to move (a game's first turn, or after a move).
+- ``turn_started(games)``: a player's turn began (a game's first turn, or after a move that
+  ended a turn, or a seat leaving). Not published after a choice in the middle of a turn (a
+  Celtic Knot square, a landing that earns an extra move): the same seat goes on choosing.
 - ``game_finished(game)``: a game ended by play: a last move, resignation, time (or was
   annulled because no move was ever made before the time ran out).
 - ``game_result_changed(game, previous_status, previous_result)``: a moderator or an

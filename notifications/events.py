@@ -15,7 +15,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -149,10 +149,17 @@ def on_deadline_near(
         user=user,
         event=Event.DEADLINE_REMINDER,
         context=context,
-        dedupe_key=f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{user.pk}:{hours}h",
+        dedupe_key=_reminder_key(game, user_id=user.pk, hours=hours),
         reply_to=move_reply_context(context, game=game, user=user),
     )
     return row is not None
+
+
+def _reminder_key(game: Game, *, user_id: int, hours: int) -> str:
+    """The dedupe key of the ``hours`` reminder of ``user_id``, to move in ``game``: one per
+    turn, named by the moment it began (a turn of several choices spans several plies)."""
+    began = game.turn_started_at.astimezone(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    return f"{Event.DEADLINE_REMINDER}:{game.pk}:{began}:{user_id}:{hours}h"
 
 
 def on_game_started(game: Game) -> None:
@@ -365,8 +372,9 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
     Each player chooses hours in ``Profile.reminder_hours`` (``[]``: none). In a game where
     they are to move, the reminder for ``h`` hours is due once their running clock has at
     most ``h`` hours left, if the turn gave them more than ``h`` hours. Only the smallest due
-    ``h`` is sent, once per turn (its dedupe key names the ply and ``h``), so a late run
-    sends one email rather than a burst.
+    ``h`` is sent, once per turn (its dedupe key names the turn by when it began, and ``h``;
+    a Celtic Knot square or extra move does not make a new turn), so a late run sends one
+    email rather than a burst.
 
     Only games that can be due are read: those whose deadline is within the reminder window
     of the largest reminder any player has chosen (``reminder_window``; at most
@@ -436,10 +444,7 @@ def _reminders_queue_chunk(
         hours = _reminder_due_in(game, now=now, vacations=vacations)
         if hours is not None:
             mover = game.user_to_move().pk
-            due[game.pk] = (
-                hours,
-                f"{Event.DEADLINE_REMINDER}:{game.pk}:{game.ply}:{mover}:{hours}h",
-            )
+            due[game.pk] = (hours, _reminder_key(game, user_id=mover, hours=hours))
     if not due:
         return []
     queued = set(

@@ -73,7 +73,7 @@ def move_submit(
     )
     if game.is_active and game.has_lines:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now, away=away)
-    if game.is_active:  # also while a turn of several choices goes on: the next is asked
+    if game.is_active and _turn_began(game, seat=seat, rows=rows):
         events.publish(events.turn_started, games=[game])
     mover = game.user_to_move()
     mover_vacations = None if mover is None else vacations.get(mover.pk)
@@ -128,6 +128,15 @@ def _turn_over(state: State, *, seat: int, steps: list[Step]) -> bool:
     or another seat's turn passed in between (a Celtic! pass). A kind whose turn has several
     choices (Celtic Knot's square, then destination) keeps one clock running through them."""
     return state.is_over() or state.to_act != seat or any(step.seat != seat for step in steps)
+
+
+def _turn_began(game: Game, *, seat: int, rows: list[Move]) -> bool:
+    """Whether the steps ``rows``, begun by ``seat``'s choice, started another turn of the
+    locked, active ``game``: another seat is to act, or another seat's step came in between
+    (a Celtic! pass, a conditional reply). A choice in the middle of a turn (Celtic Knot's
+    square, a landing that earns an extra move) starts none: the mover sees what comes next
+    where they chose, so no one is told it is their turn."""
+    return game.seat_to_move != seat or any(row.seat != seat for row in rows)
 
 
 def _steps_record(game: Game, steps: list[Step]) -> list[Move]:

@@ -10,16 +10,19 @@ from email.message import EmailMessage
 import pytest
 from django.core import mail
 
+from accounts.models import PushDevice
+from accounts.selectors import profile_get
 from games import services as game_services
 from games.kinds.base import Step, StepKind
 from games.kinds.celtic.errors import Rule
 from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
-from notifications.events import on_deadline_near
+from notifications.events import deadline_reminders_queue, on_deadline_near
 from notifications.inbound import _rule_text, inbound_email_receive
-from notifications.models import InboundEmail, OutboxEmail
+from notifications.models import InboundEmail, OutboxEmail, OutboxPush
 from notifications.position import choice_answer, turns_since
+from notifications.reply_tokens import reply_token_parse, tokens_in_address
 from notifications.services import outbox_email_send
 from rankings.selectors import rating_changes_for_game
 from tests.accounts.factories import make_user
@@ -42,9 +45,11 @@ def players():
     return [make_user(name) for name in ("ann", "ben", "cai", "dee")]
 
 
-def knot_game(players, *, seed: str | None = None) -> Game:
-    """A Celtic Knot game of ``players``, seat 1 to move (its start queued no email)."""
-    game = game_start_quietly(players=players, kind="knot")
+def knot_game(players, *, seed: str | None = None, told: bool = False) -> Game:
+    """A Celtic Knot game of ``players``, seat 1 to move; its start queued no email unless
+    ``told`` (then seat 1 has its "your turn")."""
+    start = game_services.game_start if told else game_start_quietly
+    game = start(players=players, kind="knot")
     if seed is not None:  # before any flip: the flips to come are the seed's
         game.chance_seed = seed
         game.save(update_fields=["chance_seed"])
@@ -127,17 +132,43 @@ def test_the_turn_email_shows_the_board_the_other_seats_turns_and_the_coins_left
     assert image.get_payload(decode=True) == board_png(svg)
 
 
-def test_a_square_by_email_gets_the_flips_then_a_destination_plays(players):
+def turn_emails(user) -> list[str]:
+    """The dedupe keys of ``user``'s "your turn" rows, oldest first."""
+    rows = OutboxEmail.objects.filter(event="your_turn", recipient=user).order_by("pk")
+    return [row.dedupe_key for row in rows]
+
+
+def assert_fresh_token(row: OutboxEmail, game: Game, user) -> None:
+    """``row`` can be answered with the choice ``user`` has to make now in ``game``."""
+    [token] = tokens_in_address(row.reply_to)
+    parsed = reply_token_parse(token)
+    assert (parsed.game_id, parsed.ply, parsed.user_id) == (game.pk, game.ply, user.pk)
+    assert f"[celtic:{token}]" in row.subject
+
+
+def send_answer(inbound: InboundEmail, user) -> OutboxEmail:
+    """The answer to ``inbound``, sent: the only email it queued."""
+    [row] = OutboxEmail.objects.filter(event="email_move_reply", recipient=user).filter(
+        dedupe_key=f"email_move_reply:{inbound.pk}"
+    )
+    assert not OutboxEmail.objects.filter(pk__gt=row.pk).exists()
+    return send(row)
+
+
+def test_a_square_by_email_gets_one_answer_with_the_flips_and_a_destination_plays(players):
+    ben, cai = players[1:3]
     game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
     game = play_turn(game)  # ann's turn, so that ben gets a turn email to answer
-    row = send(latest("your_turn", players[1]))
+    row = send(latest("your_turn", ben))
     square = game_position(game=game).legal_choices()[0]
+    before = OutboxEmail.objects.count()
     inbound = reply(row, square)
     assert inbound.outcome == "moved"
     game.refresh_from_db()
     data = game.game_kind.position_data(game_position(game=game))
-    answer = send(latest("email_move_reply", players[1]))
     assert data["phase"] == "route"  # with this seed, the flips reach somewhere
+    answer = send_answer(inbound, ben)  # one email, no "your turn" on top of it
+    assert OutboxEmail.objects.count() == before + 1
     flips = data["flips"]
     assert inbound.notation == f"{square} {flips}"
     assert (
@@ -145,25 +176,34 @@ def test_a_square_by_email_gets_the_flips_then_a_destination_plays(players):
         f"{', '.join(data['destinations'])}." in answer.body_text
     )
     assert "reply with your destination: " in answer.body_text
+    assert_fresh_token(answer, game, ben)
     destination = data["destinations"][-1]
     moved = reply(answer, destination)
     assert (moved.outcome, moved.notation.split()[0]) == ("moved", destination)
-    second = send(latest("email_move_reply", players[1]))
+    second = send_answer(moved, ben)
     assert f"Your stack on {square} moved to {destination}." in second.body_text
+    game.refresh_from_db()
+    while game.seat_to_move == 2:  # extra moves, by email too, until the turn passes
+        second = send_answer(reply(second, game_position(game=game).legal_choices()[0]), ben)
+        game.refresh_from_db()
+    assert "It is cai's move; we will email you when it is yours." in second.body_text
+    assert not second.reply_to
+    assert turn_emails(ben) == [row.dedupe_key]
+    assert turn_emails(cai) == [f"your_turn:{game.pk}:{game.ply}:{cai.pk}"]
 
 
-def test_a_landing_that_earns_an_extra_move_brings_its_flips_in_the_same_answer(players):
-    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
-    game = play(game, "a1")
-    turn = send(latest("your_turn", players[0]))  # the turn email, sent after the square
-    assert "reply with your destination: " in turn.body_text
-    assert "You flipped " in turn.body_text
-    moved = reply(turn, "a2")
+def test_an_extra_move_by_email_comes_once_in_the_answer_and_its_reply_plays(players):
+    ann = players[0]
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED, told=True)
+    turn = send(latest("your_turn", ann))
+    flipped = send_answer(reply(turn, "a1"), ann)
+    assert "Reply with your destination: a2, b1." in flipped.body_text
+    moved = reply(flipped, "a2")
     assert moved.outcome == "moved"
     game.refresh_from_db()
     data = game.game_kind.position_data(game_position(game=game))
     assert (game.seat_to_move, data["phase"], data["stack"]) == (1, "route", "a2")
-    answer = send(latest("email_move_reply", players[0]))
+    answer = send_answer(moved, ann)
     flips = data["flips"]
     assert moved.notation == f"a2 {flips}"
     assert "Your stack on a1 moved to a2." in answer.body_text
@@ -172,20 +212,84 @@ def test_a_landing_that_earns_an_extra_move_brings_its_flips_in_the_same_answer(
         f"You flipped {' '.join(flips)}: {points(flips)}. Reply with your destination: "
         f"{', '.join(data['destinations'])}." in answer.body_text
     )
-    assert answer.reply_to  # a token for the destination still to choose
+    assert_fresh_token(answer, game, ann)  # the destination still to choose
+    assert turn_emails(ann) == [turn.dedupe_key]  # the extra move sent no "your turn"
+    assert reply(answer, data["destinations"][0]).outcome == "moved"
+    game.refresh_from_db()
+    assert game.seat_to_move == 2
+    assert turn_emails(ann) == [turn.dedupe_key]
+
+
+def test_choices_on_the_page_send_no_email_until_the_turn_passes(players):
+    ann, ben = players[:2]
+    push = PushDevice.objects.create(user=ann, endpoint="https://push.example/a", name="Phone")
+    profile = profile_get(user=ann)
+    profile.has_push_devices = True
+    profile.save(update_fields=["has_push_devices"])
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED, told=True)
+    assert OutboxPush.objects.filter(device=push).count() == 1  # her turn, pushed too
+    emails = OutboxEmail.objects.count()
+    game = play(game, "a1")  # the square: she sees the flips on the page
+    assert (game.seat_to_move, OutboxEmail.objects.count()) == (1, emails)
+    game = play(game, "a2")  # an extra move: its flips are on the page at once
+    data = game.game_kind.position_data(game_position(game=game))
+    assert (game.seat_to_move, data["stack"]) == (1, "a2")
+    assert OutboxEmail.objects.count() == emails
+    assert OutboxPush.objects.filter(device=push).count() == 1
+    last = OutboxEmail.objects.latest("pk").pk
+    game = play(game, data["destinations"][0])
+    assert game.seat_to_move == 2  # the turn passed: ben hears of it, once
+    [row] = OutboxEmail.objects.filter(pk__gt=last)
+    assert (row.event, row.recipient) == ("your_turn", ben)
+    assert turn_emails(ann) == [f"your_turn:{game.pk}:0:{ann.pk}"]
+
+
+def test_a_reply_to_the_turn_email_after_a_square_on_the_page_gets_a_fresh_address(players):
+    ann = players[0]
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED, told=True)
+    turn = send(latest("your_turn", ann))
+    game = play(game, "a1")  # on the page: no email
+    stale = reply(turn, "a2")
+    assert (stale.outcome, stale.reason) == ("refused", "stale_ply")
+    answer = send_answer(stale, ann)
+    assert "reply with your destination: a2, b1" in answer.body_text
+    assert_fresh_token(answer, game, ann)
+    assert reply(answer, "a2").outcome == "moved"
+    assert turn_emails(ann) == [turn.dedupe_key]
+
+
+def test_each_player_gets_one_turn_email_per_turn_whatever_its_steps(players):
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED, told=True)
+    started: dict[int, list[str]] = {user.pk: [] for user in players[:3]}
+    steps = []
+    for _ in range(9):  # three rounds, each choice on the page
+        mover = game.user_to_move()
+        started[mover.pk].append(f"your_turn:{game.pk}:{game.ply}:{mover.pk}")
+        ply_before = game.ply
+        game = play_turn(game)
+        steps.append(game.ply - ply_before)
+    assert min(steps) >= 2 and steps[0] > 2  # a square and a destination; ann's extra move
+    mover = game.user_to_move()
+    started[mover.pk].append(f"your_turn:{game.pk}:{game.ply}:{mover.pk}")  # the tenth
+    for user in players[:3]:
+        assert turn_emails(user) == started[user.pk]
+    keys = OutboxEmail.objects.values_list("dedupe_key", flat=True)
+    assert len(keys) == len(set(keys)) == 10
 
 
 def test_a_refused_choice_says_why_in_the_kinds_words(players):
-    game = play(knot_game(players[:3]), "a1")
-    row = send(latest("your_turn", players[0]))
+    game = knot_game(players[:3], told=True)
+    flipped = send_answer(reply(send(latest("your_turn", players[0])), "a1"), players[0])
+    game.refresh_from_db()
     data = game.game_kind.position_data(game_position(game=game))
     wrong = next(name for name in ("i9", "e5", "a9") if name not in data["destinations"])
-    refused = reply(row, wrong)
+    refused = reply(flipped, wrong)
     assert (refused.outcome, refused.reason) == ("refused", "illegal_move")
-    answer = send(latest("email_move_reply", players[0]))
+    answer = send_answer(refused, players[0])
     assert f"it can reach {', '.join(data['destinations'])}, not {wrong}" in answer.body_text
     assert game.game_kind.notation_help in answer.body_text
     assert "f5 NE" not in answer.body_text
+    assert_fresh_token(answer, game, players[0])
 
 
 def test_a_rule_is_explained_only_when_it_is_one_of_celtics():
@@ -294,10 +398,26 @@ def test_a_reminder_says_what_a_reply_names_now(players):
     assert "f5 NE" not in row.body_text and not row.board_svg
     game = play(game, first)
     assert game.seat_to_move == 1  # with this seed, a1's flips reach somewhere
-    assert on_deadline_near(game, hours=24, now=now)
+    assert not on_deadline_near(game, hours=24, now=now)  # the same turn: sent already
+    assert on_deadline_near(game, hours=2, now=now)
     row = send(latest("deadline_reminder", players[0]))
     data = game.game_kind.position_data(game_position(game=game))
     assert f"reply with your destination: {', '.join(data['destinations'])}" in row.body_text
+
+
+def test_the_scan_reminds_once_a_turn_whatever_its_steps(players):
+    ann, ben = players[:2]
+    game = knot_game(players[:3], seed=EXTRA_MOVE_SEED)
+    hours_20_left = game.deadline - timedelta(hours=20)
+    assert deadline_reminders_queue(now=hours_20_left) == [game.pk]
+    game = play(game, "a1")
+    assert deadline_reminders_queue(now=hours_20_left) == []  # the square: no new turn
+    game = play(game, "a2")  # an extra move: no new turn either
+    assert deadline_reminders_queue(now=hours_20_left + timedelta(hours=1)) == []
+    game = play_turn(game)  # on to ben, whose turn is reminded in its time
+    assert deadline_reminders_queue(now=game.deadline - timedelta(hours=20)) == [game.pk]
+    reminded = OutboxEmail.objects.filter(event="deadline_reminder").order_by("pk")
+    assert list(reminded.values_list("recipient", flat=True)) == [ann.pk, ben.pk]
 
 
 def test_flips_that_reach_nowhere_are_answered_with_the_pass():

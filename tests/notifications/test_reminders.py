@@ -37,13 +37,13 @@ def test_each_chosen_time_is_reminded_once(alice, started):
     assert deadline_reminders_queue(now=deadline - 10 * HOUR) == []  # 24 h sent, 2 h not due
     assert deadline_reminders_queue(now=deadline - 2 * HOUR + timedelta(minutes=3)) == [started.pk]
     assert deadline_reminders_queue(now=deadline - HOUR) == []
-    key = f"deadline_reminder:{started.pk}:0:{alice.pk}"
+    key = f"deadline_reminder:{started.pk}:20260302T090000.000000Z:{alice.pk}"
     assert reminders() == [f"{key}:24h", f"{key}:2h"]
 
 
 def test_a_late_run_sends_only_the_smallest_due_reminder(alice, started):
     assert deadline_reminders_queue(now=T0 + timedelta(days=3) - HOUR) == [started.pk]
-    assert reminders() == [f"deadline_reminder:{started.pk}:0:{alice.pk}:2h"]
+    assert reminders() == [f"deadline_reminder:{started.pk}:20260302T090000.000000Z:{alice.pk}:2h"]
     email = OutboxEmail.objects.get()
     assert email.subject.startswith(f"1 h 0 min left in game #{started.pk} against bob [celtic:")
     token = email.subject.rsplit("[celtic:", 1)[1].rstrip("]")
@@ -78,9 +78,9 @@ def test_the_next_turn_is_reminded_again(alice, bob, started):
     )
     bobs_deadline = T0 + timedelta(days=5)
     assert deadline_reminders_queue(now=bobs_deadline - 20 * HOUR) == [started.pk]
-    assert reminders() == [
-        f"deadline_reminder:{started.pk}:0:{alice.pk}:24h",
-        f"deadline_reminder:{started.pk}:1:{bob.pk}:24h",
+    assert reminders() == [  # each turn named by when it began
+        f"deadline_reminder:{started.pk}:20260302T090000.000000Z:{alice.pk}:24h",
+        f"deadline_reminder:{started.pk}:20260304T090000.000000Z:{bob.pk}:24h",
     ]
 
 
