@@ -71,7 +71,7 @@ def _seed_demo() -> None:
 
 
 def _snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table of the project's apps (and the users), in key order."""
+    """Every row of every table of the project's apps, and the users, in key order."""
     models = [
         (app, model) for app in PROJECT_APPS for model in apps.get_app_config(app).get_models()
     ]
@@ -135,13 +135,13 @@ def _refused_going_back() -> str:
 def test_the_demo_survives_going_back_before_the_kinds_and_forward_again():
     _seed_demo()
     knot_game, knot_seek = Game.objects.get(kind="knot"), Challenge.objects.get(kind="knot")
-    game, seek = f"1 (#{knot_game.pk})", f"1 (#{knot_seek.pk})"
+    only_game, only_seek = f"1 (#{knot_game.pk})", f"1 (#{knot_seek.pk})"
     assert _refused_going_back() == (
         "games/0010_game_seats cannot be reversed: the columns before it hold only Celtic! "
-        f"games for two (seat 1 as Orange, seat 2 as Blue). Found games of another kind or "
-        f"seat count: {game}; games without exactly seats 1 and 2: {game}; games with a chance "
-        f"seed: {game}; challenges of another kind or seat count: {seek}. Remove those rows "
-        "first, or stay at games/0010 or later."
+        "games for two (seat 1 as Orange, seat 2 as Blue). Found games of another kind or "
+        f"seat count: {only_game}; games without exactly seats 1 and 2: {only_game}; games "
+        f"with a chance seed: {only_game}; challenges of another kind or seat count: "
+        f"{only_seek}. Remove those rows first, or stay at games/0010 or later."
     )
     knot_game.delete()
     knot_seek.delete()
