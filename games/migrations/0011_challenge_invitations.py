@@ -5,6 +5,18 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.migrations.exceptions import IrreversibleError
+
+
+def refuse_invitations(apps, schema_editor):
+    """Going back would drop the invitations with their table: refused while there are any."""
+    invitations = apps.get_model("games", "ChallengeInvitation").objects
+    if invitations.exists():
+        raise IrreversibleError(
+            "games/0011_challenge_invitations cannot be reversed: "
+            f"{invitations.count()} challenge invitations would be lost with their table. "
+            "Remove them (or their challenges) first, or stay at games/0011 or later."
+        )
 
 
 class Migration(migrations.Migration):
@@ -27,4 +39,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('challenge', 'user'), name='challenge_invitation_once')],
             },
         ),
+        migrations.RunPython(migrations.RunPython.noop, refuse_invitations),
     ]
