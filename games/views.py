@@ -78,6 +78,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "my_turn": my_turn,
             "active_games": active,
+            # the heading says "opponents" once a game of more than two waits for others
+            "several_opponents": any(game.seat_count > 2 for game in active),
             "finished_games": finished,
             "incoming": incoming,
             "seated": _seated(user) if incoming else set(),
@@ -306,6 +308,7 @@ def _game_context(
         "to_move_row": seats[game.seat_to_move - 1] if game.seat_to_move else None,
         "players_title": " v ".join(row["player"].get_username() for row in seats),
         "move_list_template": pages.move_list_template,
+        "rules_url": pages.rules_url,
         "move_rows": _move_rows(game, turns, shown_ply=shown_ply),
         "shown_ply": shown_ply,
         "replaying": replaying,

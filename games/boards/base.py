@@ -53,7 +53,8 @@ class KindPages:
     ``move_list_template`` draws the move list (``move_rows``: the turns in rounds of one per
     seat, each with its number, seat, text and ply); the default numbers the rounds, as
     Celtic!'s record does. ``counts_turns``: a turn may take several steps, so the game
-    tables count the turns from the moves rather than show the ply."""
+    tables count the turns from the moves rather than show the ply. ``rules_url``: the name
+    of the URL of the kind's rules, the game page's "Rules" link."""
 
     board_template: str
     side_template: str | None
@@ -63,6 +64,7 @@ class KindPages:
     analysis_board: Callable[[AnalysisRequest], dict[str, Any]]
     move_list_template: str = "games/_move_list.html"
     counts_turns: bool = False
+    rules_url: str = "learn:rules"
 
 
 def generic_game_board(request: BoardRequest) -> dict[str, Any]:

@@ -194,5 +194,6 @@ PAGES = KindPages(
     analysis_board=analysis_board,
     move_list_template="games/kinds/knot/_move_list.html",
     counts_turns=True,
+    rules_url="learn:knot_rules",
 )
 """Celtic Knot's pages."""
