@@ -80,6 +80,7 @@ class ReplayNav:
         """The navigation over the positions after each of ``turns``, shown at ``shown_ply``."""
         ends = [0, *(turn.end for turn in turns)]
         done = [end for end in ends if end <= shown_ply]
+        earlier = [end for end in done if end < shown_ply]
         later = [end for end in ends if end > shown_ply]
         one_step_each = all(len(turn.steps) == 1 for turn in turns)
         return cls(
@@ -87,7 +88,7 @@ class ReplayNav:
             count=len(turns),
             steps_into=shown_ply - done[-1],
             first=0 if shown_ply > 0 else None,
-            prev=([end for end in done if end < shown_ply] or [None])[-1],
+            prev=earlier[-1] if earlier else None,
             next=later[0] if later else None,
             last=ends[-1] if later else None,
             # the slider counts plies while each turn is one step (the same numbers)

@@ -342,6 +342,7 @@ def test_a_knot_game_page_says_hello_to_opponents_and_links_its_rules(knot_and_c
     ann = celtic.user_at(1)
     knot_page = logged_in(ann).get(reverse("games:game", args=[knot.pk])).content.decode()
     assert "No messages yet. Say hello to your opponents." in knot_page
+    assert "(not your opponents, not moderators)" in knot_page
     assert f'<a href="{reverse("learn:knot_rules")}">Rules</a>' in knot_page
     celtic_page = logged_in(ann).get(reverse("games:game", args=[celtic.pk])).content.decode()
     assert f'<a href="{reverse("learn:rules")}">Rules</a>' in celtic_page
