@@ -30,7 +30,7 @@ from games import selectors, services
 from games.boards import BoardRequest, kind_pages
 from games.clock import ClockReading
 from games.forms import ChallengeForm, MoveForm
-from games.kinds.base import State, Step, StepKind
+from games.kinds.base import State, StepKind
 from games.models import (
     Challenge,
     ChallengeEntrant,
@@ -39,6 +39,7 @@ from games.models import (
     Move,
     TakebackRequest,
 )
+from games.turns import ReplayNav, Turn, group_turns, ply_of_turn
 
 RECENT = 10
 
@@ -77,6 +78,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "my_turn": my_turn,
             "active_games": active,
+            # the heading says "opponents" once a game of more than two waits for others
+            "several_opponents": any(game.seat_count > 2 for game in active),
             "finished_games": finished,
             "incoming": incoming,
             "seated": _seated(user) if incoming else set(),
@@ -253,23 +256,35 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     current = selectors.game_position(game=game)
     state, status = current, 200
-    wanted = request.GET.get("ply", "").strip()
-    if wanted:
-        try:
-            state = selectors.game_position(game=game, ply=int(wanted))
-        except ValueError:
-            messages.error(request, f"ply={wanted!r} is not a number: expected 0 to {game.ply}.")
-            status = 400
-        except DomainError as exc:
-            messages.error(request, exc.detail)
-            status = 400
-    context = _game_context(request, game, state=state, current=current)
+    turns = group_turns(current.steps)
+    try:
+        ply = _wanted_ply(request, turns, last=game.ply)
+        if ply is not None:
+            state = selectors.game_position(game=game, ply=ply)
+    except (ValueError, DomainError) as exc:
+        messages.error(request, exc.detail if isinstance(exc, DomainError) else str(exc))
+        status = 400
+    context = _game_context(request, game, state=state, current=current, turns=turns)
     context.update(_messages_context(request, game))
     return render(request, "games/game.html", context, status=status)
 
 
+def _wanted_ply(request: HttpRequest, turns: Sequence[Turn], *, last: int) -> int | None:
+    """The ply the address asks for: ``?ply=N`` (steps), or ``?turn=N`` (the position after
+    turn N, the replay slider's when turns take several steps); None for the current one."""
+    for name in ("ply", "turn"):
+        wanted = request.GET.get(name, "").strip()
+        if not wanted:
+            continue
+        if not re.fullmatch(r"-?\d+", wanted):
+            expected = last if name == "ply" else len(turns)
+            raise ValueError(f"{name}={wanted!r} is not a number: expected 0 to {expected}.")
+        return int(wanted) if name == "ply" else ply_of_turn(turns, int(wanted))
+    return None
+
+
 def _game_context(
-    request: HttpRequest, game: Game, *, state: State, current: State
+    request: HttpRequest, game: Game, *, state: State, current: State, turns: Sequence[Turn]
 ) -> dict[str, Any]:
     seat = game.seat_of(request.user)
     shown_ply = len(state.steps)
@@ -292,10 +307,12 @@ def _game_context(
         "viewer_row": seats[seat - 1] if seat else None,
         "to_move_row": seats[game.seat_to_move - 1] if game.seat_to_move else None,
         "players_title": " v ".join(row["player"].get_username() for row in seats),
-        "move_rows": _move_rows(current.steps, seat_count=game.seat_count, shown_ply=shown_ply),
+        "move_list_template": pages.move_list_template,
+        "rules_url": pages.rules_url,
+        "move_rows": _move_rows(game, turns, shown_ply=shown_ply),
         "shown_ply": shown_ply,
         "replaying": replaying,
-        "nav": _replay_nav(shown_ply, len(current.steps)),
+        "nav": ReplayNav.of(turns, shown_ply),
         "can_move": can_move,
         "move_form": MoveForm(initial={"ply": game.ply}) if can_move else None,
         "clock": clock,
@@ -358,30 +375,32 @@ _STEP_TEXT: dict[StepKind, Callable[[str], str]] = {
 }
 
 
-def _move_rows(steps: Sequence[Step], *, seat_count: int, shown_ply: int) -> list[dict[str, Any]]:
-    """The turns in rounds of one per seat, numbered as in the record (``1. f5 NE d5 NESW n``)."""
-    entries = [
-        {
-            "text": _STEP_TEXT[step.kind](step.notation),
-            "kind": "" if step.kind == StepKind.MOVE else step.kind.value,
-            "ply": index + 1,
-            "shown": index + 1 == shown_ply,
-        }
-        for index, step in enumerate(steps)
-    ]
+def _move_rows(game: Game, turns: Sequence[Turn], *, shown_ply: int) -> list[dict[str, Any]]:
+    """The turns in rounds of one per seat, numbered as in the record (``1. f5 NE d5 NESW n``);
+    each turn with its number, seat and text, the ply after it, and whether it is shown."""
+    entries = []
+    for number, turn in enumerate(turns, start=1):
+        name = game.seat_name(turn.seat)
+        first = turn.steps[0]
+        entries.append(
+            {
+                "number": number,
+                "seat": turn.seat,
+                "seat_name": name,
+                "css": slugify(name),
+                "text": " ".join(_STEP_TEXT[step.kind](step.notation) for step in turn.steps),
+                "kind": ""
+                if len(turn.steps) > 1 or first.kind == StepKind.MOVE
+                else first.kind.value,
+                "ply": turn.end,
+                "shown": turn.start < shown_ply <= turn.end,
+            }
+        )
+    size = game.seat_count
     return [
-        {"number": start // seat_count + 1, "turns": entries[start : start + seat_count]}
-        for start in range(0, len(entries), seat_count)
+        {"number": start // size + 1, "turns": entries[start : start + size]}
+        for start in range(0, len(entries), size)
     ]
-
-
-def _replay_nav(shown: int, last: int) -> dict[str, int | None]:
-    return {
-        "first": 0 if shown > 0 else None,
-        "prev": shown - 1 if shown > 0 else None,
-        "next": shown + 1 if shown < last else None,
-        "last": last if shown < last else None,
-    }
 
 
 def _seat_rows(

@@ -11,6 +11,7 @@ from games.kinds.celtic.board import FILES
 from games.kinds.celtic.puzzles import SIZE, Layout, check_layout, find_easy, find_hard
 from games.kinds.celtic.svg import KNOT_COLOURS, board_svg, knot_strand_colours, tile_icon_svg
 from games.kinds.celtic.tiles import TILES_PER_SHAPE, orientation, orientations_of
+from games.kinds.knot.kind import KIND as KNOT
 
 SCORING_EXAMPLE = (
     "f5 SW n", "e4 NSW n", "e3 NW", "d3 NE", "d5 NES", "e6 ES", "f6 W n", "f4 N",
@@ -135,3 +136,9 @@ def orientation_icons() -> dict[str, dict[str, str]]:
         for shape in Shape
         for o in orientations_of(shape)
     }
+
+
+@cache
+def knot_start_board() -> str:
+    """Celtic Knot's board as a game of two starts, drawn by the kind (an SVG)."""
+    return KNOT.svg(KNOT.replay(2, []))

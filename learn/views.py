@@ -41,6 +41,11 @@ def rules(request: HttpRequest) -> HttpResponse:
     )
 
 
+def knot_rules(request: HttpRequest) -> HttpResponse:
+    """Celtic Knot's rules for players, with the board at the start drawn by the kind."""
+    return render(request, "learn/knot_rules.html", {"board": content.knot_start_board()})
+
+
 def puzzles(request: HttpRequest) -> HttpResponse:
     """The two solitaire puzzles: a grid to fill and a solution to reveal, for each."""
     solutions = {name: content.puzzle_solution(name) for name in content.PUZZLES}

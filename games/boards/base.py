@@ -49,7 +49,12 @@ class KindPages:
     the side panel's extra sections, the analysis board) and the builders of their context.
 
     A game page context may hold ``seat_scores`` (seat: text), ``score_title`` and
-    ``no_moves_text``; the page shows them in the players' rows and the move list."""
+    ``no_moves_text``; the page shows them in the players' rows and the move list.
+    ``move_list_template`` draws the move list (``move_rows``: the turns in rounds of one per
+    seat, each with its number, seat, text and ply); the default numbers the rounds, as
+    Celtic!'s record does. ``counts_turns``: a turn may take several steps, so the game
+    tables count the turns from the moves rather than show the ply. ``rules_url``: the name
+    of the URL of the kind's rules, the game page's "Rules" link."""
 
     board_template: str
     side_template: str | None
@@ -57,6 +62,9 @@ class KindPages:
     analysis_side_template: str
     game_board: Callable[[BoardRequest], dict[str, Any]]
     analysis_board: Callable[[AnalysisRequest], dict[str, Any]]
+    move_list_template: str = "games/_move_list.html"
+    counts_turns: bool = False
+    rules_url: str = "learn:rules"
 
 
 def generic_game_board(request: BoardRequest) -> dict[str, Any]:

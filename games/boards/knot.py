@@ -192,5 +192,8 @@ PAGES = KindPages(
     analysis_side_template="games/kinds/knot/analysis_side.html",
     game_board=game_board,
     analysis_board=analysis_board,
+    move_list_template="games/kinds/knot/_move_list.html",
+    counts_turns=True,
+    rules_url="learn:knot_rules",
 )
 """Celtic Knot's pages."""

@@ -9,8 +9,11 @@ from django import template
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.text import slugify
 
-from games.models import Challenge, Game
+from games.boards import kind_pages
+from games.kinds import DEFAULT_KIND
+from games.models import Challenge, Game, Move
 from games.selectors import termination_text
+from games.turns import count_turns
 
 register = template.Library()
 
@@ -50,6 +53,42 @@ def seats(game: Game) -> list[dict[str, object]]:
         name = game.seat_name(seat.seat)
         rows.append({"name": name, "css": slugify(name), "player": seat.user})
     return rows
+
+
+@register.simple_tag
+def prefetch_turns(games: Any) -> str:
+    """Count the turns of the games in ``games`` whose turns may take several steps (Celtic
+    Knot's), in one query, for ``turns``; a table of games whose every step is a turn costs
+    nothing."""
+    counted = {game.pk: game for game in games if kind_pages(game.kind).counts_turns}
+    if not counted:
+        return ""
+    steps: dict[int, list[tuple[int, str]]] = {pk: [] for pk in counted}
+    rows = Move.objects.filter(game_id__in=counted).order_by("game_id", "ply")
+    for game_id, seat, kind in rows.values_list("game_id", "seat", "kind"):
+        steps[game_id].append((seat, kind))
+    for pk, game in counted.items():
+        game.turn_count = count_turns(steps[pk])
+    return ""
+
+
+@register.filter
+def turns(game: Game) -> int:
+    """How many turns ``game`` has had: its ply when every step is a turn, else the count
+    ``prefetch_turns`` made (or one query for the game's moves)."""
+    if not kind_pages(game.kind).counts_turns:
+        return game.ply
+    counted = getattr(game, "turn_count", None)
+    if counted is None:
+        counted = count_turns(game.moves.order_by("ply").values_list("seat", "kind"))
+    return int(counted)
+
+
+@register.simple_tag
+def kinds_shown(games: Any) -> bool:
+    """Whether a game table names each game's kind: when its games are not all the default
+    kind's (Celtic!), so a table of Celtic! games alone looks as it always has."""
+    return any(game.kind != DEFAULT_KIND for game in games)
 
 
 @register.filter

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from games import selectors as games_selectors
 from games import services as games
 from tests.accounts.factories import make_moderator
 from tests.e2e.test_play_in_browser import ARGS, CHROMIUM, needs_chromium
@@ -62,6 +63,10 @@ def site(transactional_db) -> dict[str, str]:
             notation=notation,
         )
         active.refresh_from_db()
+    dan = users.create_user(username="dan", password=PASSWORD)
+    knot_waiting = games.game_start(players=[ben, cai, ann, dan], kind="knot")
+    _play_turn(knot_waiting, ben)  # ann waits for her opponents in it
+    knot_to_play = games.game_start(players=[ann, ben, cai, dan], kind="knot")  # her turn
     resigned = games.game_start(players=[ben, ann])
     games.game_resign(game_id=resigned.pk, user=ben)
     annulled = games.game_start(players=[cai, ann])
@@ -81,8 +86,11 @@ def site(transactional_db) -> dict[str, str]:
         "game": reverse("games:game", args=[active.pk]),
         "game-resigned": reverse("games:game", args=[resigned.pk]),
         "game-annulled": reverse("games:game", args=[annulled.pk]),
+        "game-knot": reverse("games:game", args=[knot_waiting.pk]),
+        "game-knot-to-play": reverse("games:game", args=[knot_to_play.pk]),
         "analysis": reverse("games:game_analysis", args=[active.pk]) + "?line=d4 ES,d5 E",
         "rules": reverse("learn:rules"),
+        "rules-knot": reverse("learn:knot_rules"),
         "puzzles": reverse("learn:puzzles"),
         "players": reverse("players:search") + "?q=a",
         "player": reverse("players:detail", args=["ann"]),
@@ -92,6 +100,15 @@ def site(transactional_db) -> dict[str, str]:
         "tournament": reverse("tournaments:detail", args=[event.pk]),
         "profile": reverse("accounts:profile"),
     }
+
+
+def _play_turn(game, user) -> None:
+    """Play ``user``'s whole turn of a Celtic Knot game, the first legal choice each time."""
+    game.refresh_from_db()
+    while game.is_active and game.user_to_move() == user:
+        choice = games_selectors.game_position(game=game).legal_choices()[0]
+        games.move_submit(game_id=game.pk, user=user, expected_ply=game.ply, notation=choice)
+        game.refresh_from_db()
 
 
 GUEST_PAGES = {

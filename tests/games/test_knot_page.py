@@ -200,3 +200,80 @@ def test_the_analysis_board_shows_the_flips_of_a_square_tried_and_links_its_dest
     links = re.findall(r'line=a1%2C(\w+)" rel="nofollow" class="knot-spot destination"', html)
     assert links == {"1": ["a2", "b1"], "2": ["a3", "c1"]}[points]
     assert re.findall(r'<span class="knot-spot stack" [^>]*title="[^"]* (\w+)"', html) == ["a1"]
+
+
+# --- the move list and the replay go turn by turn ----------------------------------------------
+
+TURN_ENTRY = re.compile(
+    r'<li value="(\d+)"><a href="\?ply=(\d+)" class="turn( shown)?"[^>]*>'
+    r'<span class="dot dot-(\w+)" aria-hidden="true"></span>'
+    r'<span class="turn-seat">(\w+)</span> ([^<]*)</a></li>'
+)
+
+
+def turn_entries(html: str) -> list[tuple[str, ...]]:
+    """The move list: (number, ply after it, " shown" or "", colour, seat name, choices)."""
+    return TURN_ENTRY.findall(html)
+
+
+def replay_page(game: Game, **params: str) -> tuple[int, str]:
+    response = Client().get(reverse("games:game", args=[game.pk]), params)
+    return response.status_code, response.content.decode()
+
+
+@pytest.fixture
+def two_turns(game) -> Game:
+    """ann's turn (a1 H, an extra move from a2 with T H, to c3: three steps), then ben's
+    square h9 and its flips: four steps in two turns, the second going on."""
+    play(game, "ann", "a1")
+    play(game, "ann", "a2")
+    play(game, "ann", "c3")
+    play(game, "ben", "h9")
+    return game
+
+
+def test_the_move_list_has_one_entry_per_turn_with_its_seat(two_turns) -> None:
+    ben_flips = flips(SEED, 3, 1)
+    entries = turn_entries(page_of(two_turns, "cat"))
+    assert entries == [
+        ("1", "3", "", "red", "Red", "a1 H a2 TH c3"),
+        ("2", "4", " shown", "blue", "Blue", f"h9 {ben_flips}"),
+    ]
+    html = page_of(two_turns, "cat")
+    assert '<span class="ply">turn 2 / 2</span>' in html
+    assert 'class="move-list turn-list"' in html
+
+
+def test_the_replay_steps_turn_by_turn(two_turns) -> None:
+    status, html = replay_page(two_turns, turn="1")
+    assert status == 200
+    assert "Replay: the position after 1 of 2 turns." in html
+    assert '<span class="ply">turn 1 / 2</span>' in html
+    assert '?ply=0" title="One turn back"' in html and '?ply=4" title="One turn forward"' in html
+    assert 'type="range" id="replay-ply" name="turn" min="0" max="2" value="1"' in html
+    assert "Position after turn <output" in html and "</output> of 2</label>" in html
+    assert [entry[2] for entry in turn_entries(html)] == [" shown", ""]
+    assert replay_page(two_turns, ply="3")[1].count('aria-current="step"') == 1
+
+
+def test_a_ply_inside_a_turn_says_how_far_into_it(two_turns) -> None:
+    status, html = replay_page(two_turns, ply="2")
+    assert status == 200
+    assert "Replay: the position after 0 of 2 turns and 2 steps of the next." in html
+    assert '?ply=0" title="One turn back"' in html and '?ply=3" title="One turn forward"' in html
+    assert [entry[2] for entry in turn_entries(html)] == [" shown", ""]
+
+
+@pytest.mark.parametrize(
+    ("turn", "message"),
+    [
+        ("3", "turn 3 is outside this game: expected 0 to 2."),
+        ("-1", "turn -1 is outside this game: expected 0 to 2."),
+        ("one", "turn='one' is not a number: expected 0 to 2."),
+    ],
+)
+def test_a_turn_outside_the_game_is_refused_with_the_range(two_turns, turn, message) -> None:
+    status, html = replay_page(two_turns, turn=turn)
+    assert status == 400
+    assert message in html.replace("&#x27;", "'")
+    assert '<span class="ply">turn 2 / 2</span>' in html  # the current position instead

@@ -4,6 +4,7 @@ own board, and the admin's seats, kind filter and adjudication in the kind's wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.test import Client
 from django.urls import reverse
 
-from games import kinds, services
+from games import kinds, selectors, services
 from games.forms import ChallengeForm
 from games.models import Challenge, Game, Move
 from tests.accounts.factories import make_staff, make_superuser, make_user
@@ -288,6 +289,63 @@ def test_the_celtic_page_keeps_its_board_knots_supply_and_seat_landmarks() -> No
         assert landmark in html, landmark
     assert html.count('class="player-row') == 2
     assert "Orange · you" in html and "Blue · you" not in html
+
+
+# --- the game tables and the wording for several opponents ----------------------------------
+
+
+def play_turn(game: Game, user) -> None:
+    """Play ``user``'s whole turn, taking the first legal choice each time."""
+    game.refresh_from_db()
+    while game.is_active and game.user_to_move() == user:
+        choice = selectors.game_position(game=game).legal_choices()[0]
+        services.move_submit(game_id=game.pk, user=user, expected_ply=game.ply, notation=choice)
+        game.refresh_from_db()
+
+
+@pytest.fixture
+def knot_and_celtic() -> tuple[Game, Game]:
+    """ann's Celtic! game with ben (her move) and Celtic Knot game with ben, cat and dan,
+    where she has played her turn (a square and a destination at least: two steps)."""
+    ann, ben, cat, dan = (make_user(name) for name in ("ann", "ben", "cat", "dan"))
+    celtic = services.game_start(players=[ann, ben])
+    knot = services.game_start(players=[ann, ben, cat, dan], kind="knot")
+    play_turn(knot, ann)
+    return celtic, knot
+
+
+def test_the_home_tables_name_the_kind_count_turns_and_say_opponents(knot_and_celtic) -> None:
+    celtic, knot = knot_and_celtic
+    assert knot.ply >= 2
+    ann = celtic.user_at(1)
+    html = logged_in(ann).get(reverse("games:home")).content.decode()
+    turn_table, waiting_table = html.split('id="active-h"')[0], html.split('id="active-h"')[1]
+    assert "Waiting for your opponents</h2>" in html
+    assert "kind-tag" not in turn_table.split('id="turn-h"')[1]  # Celtic! alone: as before
+    game_cell = f'#{knot.pk}</a> <span class="tag kind-tag">Celtic Knot</span>'
+    assert game_cell in waiting_table
+    for colour in ("red", "blue", "green", "yellow"):
+        assert f'<span class="dot dot-{colour}" title="{colour.title()}"' in waiting_table
+    assert '<td class="players-cell"><span class="seat-player">' in waiting_table
+    assert re.search(r"<td>1</td>", waiting_table)  # one turn, however many steps
+
+
+def test_a_table_of_both_kinds_names_each(knot_and_celtic) -> None:
+    celtic, knot = knot_and_celtic
+    html = Client().get(reverse("players:detail", args=["ben"])).content.decode()
+    assert f'#{celtic.pk}</a> <span class="tag kind-tag">Celtic!</span>' in html
+    assert f'#{knot.pk}</a> <span class="tag kind-tag">Celtic Knot</span>' in html
+
+
+def test_a_knot_game_page_says_hello_to_opponents_and_links_its_rules(knot_and_celtic) -> None:
+    celtic, knot = knot_and_celtic
+    ann = celtic.user_at(1)
+    knot_page = logged_in(ann).get(reverse("games:game", args=[knot.pk])).content.decode()
+    assert "No messages yet. Say hello to your opponents." in knot_page
+    assert "(not your opponents, not moderators)" in knot_page
+    assert f'<a href="{reverse("learn:knot_rules")}">Rules</a>' in knot_page
+    celtic_page = logged_in(ann).get(reverse("games:game", args=[celtic.pk])).content.decode()
+    assert f'<a href="{reverse("learn:rules")}">Rules</a>' in celtic_page
 
 
 # --- the admin --------------------------------------------------------------------------------

@@ -94,6 +94,19 @@ def test_home_for_a_player_lists_their_turn_first_with_deadline(ann, ben, cat, g
     assert reverse("games:challenge_decline", args=[incoming.pk]) in html
 
 
+def test_a_home_of_celtic_games_alone_names_no_kind_and_one_opponent(ann, ben, game) -> None:
+    move(logged_in(ann), game, "f5 W")
+    html = logged_in(ann).get(reverse("games:home")).content.decode()
+    assert "Waiting for your opponent</h2>" in html
+    assert "kind-tag" not in html
+    assert "<td>1</td>" in html  # the turns: one step each in Celtic!
+
+
+def test_the_messages_say_hello_to_the_one_opponent(ann, game) -> None:
+    html = logged_in(ann).get(game_url(game)).content.decode()
+    assert "No messages yet. Say hello to your opponent." in html
+
+
 # --- challenges -------------------------------------------------------------------------------
 
 

@@ -23,6 +23,22 @@ def check(client: Client, body: object, *, raw: bytes | None = None):
     )
 
 
+def test_the_knot_rules_page_draws_the_start_and_is_linked_from_the_rules(client) -> None:
+    url = reverse("learn:knot_rules")
+    assert url == "/rules/knot/"
+    html = client.get(url).content.decode()
+    assert "<h1>How to play Celtic Knot</h1>" in html
+    assert 'aria-label="Celtic Knot board"' in html  # the kind's own drawing
+    for heading in ("The board", "A turn", "Pits and bridges", "Extra moves", "Leaving the board"):
+        assert f">{heading}</h2>" in html, heading
+    assert "heads counts 1, tails counts 2" in html
+    assert f'href="{reverse("learn:rules")}"' in html
+    assert (
+        f'<a href="{url}">how to play Celtic Knot</a>'
+        in client.get(reverse("learn:rules")).content.decode()
+    )
+
+
 def test_rules_page_draws_every_orientation_and_scores_the_example(client) -> None:
     response = client.get(reverse("learn:rules"))
     assert response.status_code == 200

@@ -1,4 +1,5 @@
-// The replay slider: moving it shows the position after that many turns (?ply=N). The
+// The replay slider: moving it shows the position after that many turns (?ply=N, or ?turn=N
+// when a turn takes several steps, as in Celtic Knot). The
 // Show button does the same without this script.
 (function () {
   "use strict";
