@@ -1,7 +1,8 @@
 """``player_link``: every player name on the site links to their one page.
 
 ``{{ user|player_link }}`` gives the name as a link; ``{{ user|player_link_rated }}`` adds the
-Elo rating after it when the player has one.
+player's Celtic! Elo after it when they have one, ``{{ user|player_link_rated:game.kind }}`` their
+rating in that game kind (Celtic Knot's Plackett-Luce rating beside a Knot game).
 """
 
 from __future__ import annotations
@@ -25,21 +26,21 @@ def display_name(user: AbstractBaseUser) -> str:
         return user.get_username()
 
 
-#: The kind whose Elo follows a name (``player_link_rated``): the game tables are Celtic!'s.
+#: The kind whose rating follows a name when none is named: the site's first game.
 LINK_RATING_KIND = "celtic"
 
 
-def rating_of(user: AbstractBaseUser) -> int | None:
-    """The user's Celtic! Elo as a whole number, or None before any rated game (read through
-    ``prefetch_ratings``' cache when there is one)."""
+def rating_of(user: AbstractBaseUser, kind: str = LINK_RATING_KIND) -> int | None:
+    """The user's rating in ``kind`` as a whole number (Elo for Celtic!), or None before
+    any rated game of it (read through ``prefetch_ratings``' cache when there is one)."""
     try:
         ratings = user.ranking_player.ratings.all()  # type: ignore[attr-defined]
     except ObjectDoesNotExist:
         return None
-    rating = next((r for r in ratings if r.kind == LINK_RATING_KIND), None)
-    if rating is None or not rating.games or rating.elo is None:
+    rating = next((r for r in ratings if r.kind == kind), None)
+    if rating is None or not rating.games:
         return None
-    return round(rating.elo)
+    return round(rating.shown)
 
 
 @register.filter
@@ -55,15 +56,16 @@ def player_link(user: AbstractBaseUser | None) -> SafeString:
 
 
 @register.filter
-def player_link_rated(user: AbstractBaseUser | None) -> SafeString:
-    """``player_link`` followed by the player's rating, like ``ann (1523)``."""
+def player_link_rated(user: AbstractBaseUser | None, kind: str = LINK_RATING_KIND) -> SafeString:
+    """``player_link`` followed by the player's rating in ``kind``, like ``ann (1523)``."""
     if user is None:
         return SafeString("")
-    rating = rating_of(user)
+    rating = rating_of(user, kind)
     if rating is None:
         return player_link(user)
+    title = "Elo rating" if kind == LINK_RATING_KIND else "Rating in this game"
     return format_html(
-        '{} <span class="rating" title="Elo rating">{}</span>', player_link(user), rating
+        '{} <span class="rating" title="{}">{}</span>', player_link(user), title, rating
     )
 
 

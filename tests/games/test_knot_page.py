@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from rankings.models import Player, PlayerRating
 from tests.accounts.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -277,3 +278,20 @@ def test_a_turn_outside_the_game_is_refused_with_the_range(two_turns, turn, mess
     assert status == 400
     assert message in html.replace("&#x27;", "'")
     assert '<span class="ply">turn 2 / 2</span>' in html  # the current position instead
+
+
+def test_each_name_is_followed_by_the_players_knot_rating_not_their_celtic_elo(game) -> None:
+    ann = player(game, "ann")
+    ranked = Player.objects.create(name="ann", user=ann)
+    PlayerRating.objects.create(player=ranked, kind="celtic", elo=1777, games=9)
+    PlayerRating.objects.create(player=ranked, kind="knot", mu=31.0, sigma=2.0, games=3)
+    knot = round(PlayerRating.objects.get(player=ranked, kind="knot").shown)
+
+    html = page_of(game, "ben")
+    home = Client()
+    home.force_login(ann)
+    games_table = home.get(reverse("games:home")).content.decode()
+
+    for text in (html, games_table):
+        assert f'<span class="rating" title="Rating in this game">{knot}</span>' in text
+        assert "1777" not in text

@@ -37,8 +37,11 @@ def game_start_quietly(**arguments: Any) -> Game:
 
 @pytest.fixture
 def game(alice, bob) -> Game:
-    """A rated game, alice Orange to move, three days per move; its start queued no email."""
-    return game_start_quietly(players=[alice, bob])
+    """A rated game, alice Orange to move, three days per move; its start queued no email.
+
+    Read afresh, as the next request would: its seats and their profiles are read on first
+    use, so a test's ``set_profile`` before that is seen."""
+    return Game.objects.get(pk=game_start_quietly(players=[alice, bob]).pk)
 
 
 def set_profile(user: User, **fields: object) -> None:

@@ -349,6 +349,7 @@ def test_the_player_pages_show_each_kind_played(client, people, two_lists):
     ranking_page = client.get(reverse("rankings:player", args=[ann.player_id]), {"kind": KIND})
     assert ranking_page.context["chart"] is not None  # two games: a line
     assert "2 of 4" in ranking_page.content.decode()
+    assert "The rating history" not in ranking_page.content.decode()  # the template's comment
 
 
 # --- commands ---------------------------------------------------------------------------------
