@@ -235,6 +235,38 @@ class GameKind(ABC):
     def position_data(self, state: State) -> dict[str, object]:
         """The position as plain data for the API and the kind's page script."""
 
+    # --- words for players (emails, the API): defaults for a kind whose reply is a whole turn
+
+    def pending_chance(self, state: State) -> str:
+        """The chance outcome the pending choice depends on, in the kind's notation (Celtic
+        Knot: the flips ``HT`` of a stack waiting for its destination); empty when none."""
+        return ""
+
+    def pending_choice_line(self, state: State) -> str:
+        """What the seat to act drew and must now choose, said to that seat (Celtic Knot:
+        ``You flipped H T: 3. Reply with your destination: c3, e1.``); empty when none."""
+        return ""
+
+    def choice_prompt(self, state: State) -> str:
+        """What the seat to act names in its reply when a turn takes several choices
+        (``reply with your destination: c3, e1``); empty when one reply is a whole move."""
+        return ""
+
+    def choice_report(self, before: State, after: State, seat: int) -> list[str]:
+        """What ``seat``'s choice played from ``before`` to ``after`` gave, one sentence a line
+        (the flips a square gave, an extra move earned); empty when the choice says it all."""
+        return []
+
+    def rule_explanation(self, rule: str) -> str:
+        """The rule an ``IllegalChoiceError.rule`` names, in words a player can act on; empty
+        for a rule the kind does not explain."""
+        return ""
+
+    def result_words(self, state: State) -> str:
+        """The result of a game over on the board, said in full (Celtic!: the result with
+        its knots and scores); empty when ``result_text`` says it all."""
+        return ""
+
     def check_seat_count(self, count: int) -> None:
         """Raise ``KindError`` unless a game of this kind may have ``count`` seats."""
         if count not in self.seats:

@@ -18,10 +18,10 @@ from games.kinds.base import (
     Step,
     StepKind,
 )
-from games.kinds.celtic.errors import IllegalMoveError, NotationError
+from games.kinds.celtic.errors import IllegalMoveError, NotationError, Rule
 from games.kinds.celtic.notation import Forfeit, Move, Pass, Turn
 from games.kinds.celtic.record import GameRecord
-from games.kinds.celtic.render import last_placed, render_state
+from games.kinds.celtic.render import describe_result, last_placed, render_state
 from games.kinds.celtic.scoring import RESULT_TEXTS
 from games.kinds.celtic.state import GameState, Variant
 from games.kinds.celtic.svg import board_svg, knot_strand_colours
@@ -199,6 +199,18 @@ class CelticKind(GameKind):
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_engine(state))
+
+    def rule_explanation(self, rule: str) -> str:
+        """What the rule ``rule`` (a ``Rule`` value: ``window``, ``mismatch``...) says."""
+        try:
+            return Rule(rule).explanation
+        except ValueError:
+            return ""
+
+    def result_words(self, state: State) -> str:
+        """The board's result with its knots and both score lists, once the board is over."""
+        engine = _engine(state)
+        return describe_result(engine.result()) if engine.is_over() else ""
 
 
 def _record(state: State, headers: Mapping[str, str]) -> GameRecord:

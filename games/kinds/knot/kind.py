@@ -16,6 +16,7 @@ from games.kinds.base import (
 )
 from games.kinds.knot.record import order_from_result, record_text, result_text
 from games.kinds.knot.render import board_svg, board_text, position_data
+from games.kinds.knot.replies import choice_prompt, choice_report, pending_flips, pending_line
 from games.kinds.knot.state import KnotState, replay_steps
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
@@ -89,6 +90,18 @@ class KnotKind(GameKind):
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_knot(state), SEAT_NAMES)
+
+    def pending_chance(self, state: State) -> str:
+        return pending_flips(_knot(state))
+
+    def pending_choice_line(self, state: State) -> str:
+        return pending_line(_knot(state))
+
+    def choice_prompt(self, state: State) -> str:
+        return choice_prompt(_knot(state))
+
+    def choice_report(self, before: State, after: State, seat: int) -> list[str]:
+        return choice_report(_knot(before), _knot(after), seat)
 
 
 def _knot(state: State) -> KnotState:
