@@ -6,9 +6,9 @@ position, and the board picture the HTML part shows inline. Turns already played
 change, so the email shows the position as it was when queued, however late it is rendered.
 
 Everything here reads a game through its kind (``game.game_kind``): the text drawing, the
-SVG (sent as a PNG), the position data and the stored steps. What a kind's position data
-holds decides what is listed: a tile supply (Celtic!) or coins per seat and the flips of a
-stack waiting for its destination (Celtic Knot).
+SVG (sent as a PNG), the position data and the stored steps, and its words for the player:
+what the seat to act drew and how to reply (Celtic Knot's flips and destinations). What a
+kind's position data holds decides what is listed: a tile supply (Celtic!) or coins per seat.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from accounts.selectors import profile_get
 from games.kinds.base import State, Step, StepKind
-from games.kinds.knot.notation import flips_sum
 from games.models import Game
 from games.selectors import game_position
 
@@ -45,7 +44,7 @@ def position_for_email(
     game = context.get("game")
     if ply is None and context.get(REPLY_PLY) is not None:
         state = game_position(game=game, ply=context[REPLY_PLY])
-        return {"reply_instruction": reply_instruction(game.game_kind.position_data(state))}, ""
+        return {"reply_instruction": game.game_kind.choice_prompt(state)}, ""
     if ply is None:
         return {}, ""
     state = game_position(game=game, ply=ply)
@@ -61,20 +60,23 @@ def position_svg(game: Game, *, state: State, seat: int | None = None) -> str:
 
 def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
     """What a turn email shows of the position: the other seats' turns since ``user``'s
-    last one, the kind's text drawing (for the plain text), what each seat has left, the
-    flips waiting for a destination, how to reply, the number of the turn (for a kind that
-    counts turns apart from steps), and ``board_cid`` (the inline PNG the HTML part shows,
-    see ``position_svg``)."""
+    last one, the kind's text drawing (for the plain text), what each seat has left, what
+    the player drew and must now choose and how to reply (the kind's words), the number of
+    the turn (for a kind that counts turns apart from steps), and ``board_cid`` (the inline
+    PNG the HTML part shows, see ``position_svg``)."""
     seat = game.seat_of(user)
-    data = game.game_kind.position_data(state)
+    kind = game.game_kind
+    data = kind.position_data(state)
     left_title, left = _pieces_left(game, data, seat=seat)
     return {
         "opponent_turns": turns_since(game, state.steps, seat=seat, to_act=state.to_act),
-        "position": game.game_kind.text(state),
+        "position": kind.text(state),
         "left_title": left_title,
         "tiles_left": left,
-        "flips_line": flips_line(data) if seat is not None and data.get("to_act") == seat else "",
-        "reply_instruction": reply_instruction(data),
+        "flips_line": (
+            kind.pending_choice_line(state) if seat is not None and seat == state.to_act else ""
+        ),
+        "reply_instruction": kind.choice_prompt(state),
         "move_number": data["turns"] + 1 if isinstance(data.get("turns"), int) else None,
         "board_cid": BOARD_CID,
     }
@@ -197,58 +199,3 @@ def _coins_left(game: Game, data: Mapping[str, Any], *, seat: int | None) -> lis
             }
         )
     return rows
-
-
-# --- the flips and how to reply -----------------------------------------------------------------
-
-
-def flips_line(data: Mapping[str, Any]) -> str:
-    """``You flipped H T: 3. Reply with your destination: c3, e1.`` while a stack's
-    destination is to be chosen (a kind whose position data has flips), else empty."""
-    flips = data.get("flips")
-    if not flips:
-        return ""
-    destinations = ", ".join(data.get("destinations", []))
-    return f"{_flipped(flips)}. Reply with your destination: {destinations}."
-
-
-def _flipped(flips: str) -> str:
-    """``You flipped H T: 3`` (the points the flips give)."""
-    return f"You flipped {' '.join(flips)}: {flips_sum(flips)}"
-
-
-def choice_answer(
-    before: Mapping[str, Any], after: Mapping[str, Any], *, played: Sequence[Step], seat: int | None
-) -> list[str]:
-    """What a choice by email gave, for a kind whose turn has several choices (its position
-    data, ``before`` and ``after`` it, has a phase); ``played``: the steps since. A square
-    gives its flips and destinations (or a pass when none is reachable); a destination moves
-    the stack, and a landing that earns an extra move gives that move's flips at once."""
-    mine = [step for step in played if step.seat == seat]
-    if before.get("phase") is None or not mine:
-        return []
-    lines = []
-    first = mine[0].notation.split()
-    if before.get("phase") == "route":
-        lines.append(f"Your stack on {before.get('stack')} moved to {first[0]}.")
-        if len(first) < 2:  # no extra move: the turn is over
-            return lines
-        lines.append(f"The landing earns an extra move, the stack on {first[0]} moves again.")
-    if after.get("to_act") == seat and after.get("flips"):
-        lines.append(flips_line(after))
-    else:
-        lines.append(f"{_flipped(first[-1])}: no destination is reachable, so your turn passed.")
-    return lines
-
-
-def reply_instruction(data: Mapping[str, Any]) -> str:
-    """What a reply names now, for a kind whose turn has several choices (its position data
-    has a phase): the square to move from, or the destination; empty otherwise (the reply
-    hint then shows a whole move)."""
-    phase = data.get("phase")
-    if phase == "route":
-        return f"reply with your destination: {', '.join(data.get('destinations', []))}"
-    choices = data.get("choices") or []
-    if phase in ("square", "extra") and choices:
-        return f"reply with the square you move from, e.g. {choices[0]}"
-    return ""
