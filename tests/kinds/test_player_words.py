@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from games.kinds import get_kind
-from games.kinds.base import SeededChance, State
+from games.kinds.base import Departure, Holding, SeededChance, State
 from games.kinds.celtic.errors import Rule
 from tests.kinds.counting import COUNTING
 
@@ -35,6 +35,8 @@ def test_a_kind_whose_reply_is_a_whole_move_says_nothing_more() -> None:
     assert COUNTING.choice_report(before, state, 1) == []
     assert COUNTING.rule_explanation("anything") == ""
     assert COUNTING.result_words(state) == ""
+    assert COUNTING.turn_number(state) is None
+    assert COUNTING.holdings(state, viewer_seat=1, player_name=str) == ("", [])
 
 
 def test_knot_asks_for_a_square_then_for_a_destination_after_the_flips() -> None:
@@ -87,3 +89,35 @@ def test_celtic_says_a_board_result_with_its_knots_and_scores() -> None:
     words = CELTIC.result_words(state)
     assert words.startswith(f"{CELTIC.result_text(order)} (")
     assert "knots" in words and "Orange [" in words and "Blue [" in words
+
+
+def test_celtic_lists_the_viewers_tiles_first_then_the_opponents_then_the_neutral() -> None:
+    state = CELTIC.new_state(2)
+    state.play("d5 E")  # Orange places a U tile
+    assert CELTIC.holdings(state, viewer_seat=2, player_name=_no_names) == (
+        "Tiles left",
+        [
+            Holding("You (Blue)", 10, "X2 T2 I2 L2 U2"),
+            Holding("Opponent (Orange)", 9, "X2 T2 I2 L2 U1"),
+            Holding("Neutral", 4, "T1 I1 L1 U1"),  # no neutral X: a shape none of is left out
+        ],
+    )
+    _, watched = CELTIC.holdings(state, viewer_seat=None, player_name=_no_names)
+    assert [line.name for line in watched] == ["Opponent (Orange)", "Opponent (Blue)", "Neutral"]
+    assert CELTIC.turn_number(state) is None  # a Celtic! turn is one step
+
+
+def test_knot_lists_every_seats_coins_in_seat_order_naming_the_players() -> None:
+    state = knot_after("a1", "a2")
+    state.leave(3, Departure.RESIGN)
+    title, lines = KNOT.holdings(state, viewer_seat=2, player_name=lambda seat: f"player{seat}")
+    assert title == "Coins left"
+    assert [line.name for line in lines] == ["1 Red, player1", "2 Blue, you", "3 Green, player3"]
+    assert [line.detail for line in lines] == ["", "", "left the game"]
+    assert all(isinstance(line, Holding) and line.count >= 0 for line in lines)
+    assert KNOT.turn_number(state) == 1  # seat 1's turn, its extra move included, goes on
+    assert KNOT.turn_number(knot_after("a1", "a2", "c1")) == 2
+
+
+def _no_names(seat: int) -> str:
+    raise AssertionError(f"Celtic! names no player, yet seat {seat}'s name was asked for.")

@@ -1,8 +1,11 @@
-"""What a player of Celtic Knot is told about a turn of several choices: the flips a square
-gave, what to reply next, what a choice by email did (emails and the API say these words)."""
+"""What a player of Celtic Knot is told: the flips a square gave, what to reply next, what a
+choice by email did, the coins each seat has left (emails and the API say these words)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from games.kinds.base import Holding
 from games.kinds.knot.board import NAMES
 from games.kinds.knot.core import ROUTE
 from games.kinds.knot.notation import flips_sum
@@ -60,3 +63,21 @@ def _flipped(flips: str) -> str:
 
 def _destinations(state: KnotState) -> str:
     return ", ".join(NAMES[dest] for dest in state.core.dests)
+
+
+def coins_left(
+    state: KnotState,
+    seat_names: Sequence[str],
+    *,
+    viewer_seat: int | None,
+    player_name: Callable[[int], str],
+) -> list[Holding]:
+    """The coins of each seat, seat 1 first: ``Holding("2 Blue, ann", 5)``; the viewer is
+    ``you``, and a seat that left the game says so."""
+    core = state.core
+    lines = []
+    for seat in range(1, core.seat_count + 1):
+        who = "you" if seat == viewer_seat else player_name(seat)
+        detail = "" if core.playing[seat - 1] else "left the game"
+        lines.append(Holding(f"{seat} {seat_names[seat - 1]}, {who}", core.coins[seat - 1], detail))
+    return lines
