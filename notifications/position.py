@@ -6,9 +6,9 @@ position, and the board picture the HTML part shows inline. Turns already played
 change, so the email shows the position as it was when queued, however late it is rendered.
 
 Everything here reads a game through its kind (``game.game_kind``): the text drawing, the
-SVG (sent as a PNG), the position data and the stored steps, and its words for the player:
-what the seat to act drew and how to reply (Celtic Knot's flips and destinations). What a
-kind's position data holds decides what is listed: a tile supply (Celtic!) or coins per seat.
+SVG (sent as a PNG), the stored steps, and its words for the player: what each seat has
+left (Celtic!'s tiles, Celtic Knot's coins), what the seat to act drew and how to reply
+(Celtic Knot's flips and destinations).
 """
 
 from __future__ import annotations
@@ -66,18 +66,19 @@ def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
     PNG the HTML part shows, see ``position_svg``)."""
     seat = game.seat_of(user)
     kind = game.game_kind
-    data = kind.position_data(state)
-    left_title, left = _pieces_left(game, data, seat=seat)
+    left_title, left = kind.holdings(
+        state, viewer_seat=seat, player_name=lambda other: _player_name(game, other)
+    )
     return {
         "opponent_turns": turns_since(game, state.steps, seat=seat, to_act=state.to_act),
         "position": kind.text(state),
         "left_title": left_title,
-        "tiles_left": left,
+        "tiles_left": [{"name": h.name, "count": h.count, "shapes": h.detail} for h in left],
         "flips_line": (
             kind.pending_choice_line(state) if seat is not None and seat == state.to_act else ""
         ),
         "reply_instruction": kind.choice_prompt(state),
-        "move_number": data["turns"] + 1 if isinstance(data.get("turns"), int) else None,
+        "move_number": kind.turn_number(state),
         "board_cid": BOARD_CID,
     }
 
@@ -147,55 +148,6 @@ def _turn_text(turn: _Turn, *, who: str) -> str:
 # --- what each seat has left ---------------------------------------------------------------------
 
 
-def _pieces_left(
-    game: Game, data: Mapping[str, Any], *, seat: int | None
-) -> tuple[str, list[dict[str, Any]]]:
-    """The title and rows of what each seat has left: a tile supply per colour (the
-    player's first, then the others', then the neutral tiles), or coins per seat."""
-    if isinstance(data.get("supply"), dict):
-        return "Tiles left", _tiles_left(game, data["supply"], seat=seat)
-    if isinstance(data.get("coins"), dict):
-        return "Coins left", _coins_left(game, data, seat=seat)
-    return "", []
-
-
-def _tiles_left(
-    game: Game, supply: Mapping[str, Mapping[str, int]], *, seat: int | None
-) -> list[dict[str, Any]]:
-    """E.g. {"name": "You (Orange)", "count": 12, "shapes": "C2 T3 S3 B2 K2"} per supply;
-    a supply named after no seat (Neutral) comes last."""
-    names = {game.seat_name(s).lower(): s for s in range(1, game.seat_count + 1)}
-    order = sorted(supply, key=lambda key: (key not in names, names.get(key) != seat))
-    rows = []
-    for key in order:
-        shapes = supply[key]
-        owner = names.get(key)
-        if owner is None:
-            name = key.title()
-        else:
-            name = f"{'You' if owner == seat else 'Opponent'} ({game.seat_name(owner)})"
-        rows.append(
-            {
-                "name": name,
-                "count": sum(shapes.values()),
-                "shapes": " ".join(f"{shape}{n}" for shape, n in shapes.items() if n),
-            }
-        )
-    return rows
-
-
-def _coins_left(game: Game, data: Mapping[str, Any], *, seat: int | None) -> list[dict[str, Any]]:
-    """E.g. {"name": "2 Blue, Bob", "count": 5, "shapes": ""} per seat in seat order ("You"
-    for the player; "left the game" for a seat that left)."""
-    playing = set(data.get("playing", []))
-    rows = []
-    for number in range(1, game.seat_count + 1):
-        who = "you" if number == seat else profile_get(user=game.user_at(number)).name
-        rows.append(
-            {
-                "name": f"{number} {game.seat_name(number)}, {who}",
-                "count": data["coins"].get(str(number), 0),
-                "shapes": "" if number in playing else "left the game",
-            }
-        )
-    return rows
+def _player_name(game: Game, seat: int) -> str:
+    """The name the player in ``seat`` shows (what each seat has left names them)."""
+    return profile_get(user=game.user_at(seat)).name
