@@ -388,7 +388,7 @@ class GameMovesApi(ReadOpenWriteThrottledApi):
         context = _game_context(outcome.game, request, read=read)
         answer = {
             "turns": outcome.turns,
-            "flips": list(context["position"].get("flips") or ""),
+            "flips": list(outcome.game.game_kind.pending_chance(outcome.state)),
             "legal_moves": _legal_choices(outcome.state),
             "game": outcome.game,
         }

@@ -41,8 +41,6 @@ from accounts.selectors import profile_get
 from celticsite.errors import DomainError
 from celtictext import and_join
 from games.errors import HOW_TO_WRITE_A_MOVE
-from games.kinds.celtic.errors import Rule
-from games.kinds.celtic.render import describe_result
 from games.models import Challenge, Game
 from games.selectors import game_position
 from games.services import challenge_accept, challenge_decline, move_submit
@@ -54,7 +52,6 @@ from notifications.events import (
     opponents,
 )
 from notifications.models import InboundEmail, OutboxEmail
-from notifications.position import choice_answer, reply_instruction
 from notifications.reply_tokens import (
     SUBJECT_TAG,
     ReplyToken,
@@ -539,7 +536,7 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
         "moved": record.outcome == Outcome.MOVED,
         "refusal_title": REFUSAL_TITLES.get(record.reason, record.reason.replace("_", " ")),
         "rule": rule,
-        "rule_text": _rule_text(rule),
+        "rule_text": game.game_kind.rule_explanation(rule) if game and rule else "",
         "how_to_write_a_move": game.game_kind.notation_help if game else HOW_TO_WRITE_A_MOVE,
         "reply_token": "",
     }
@@ -558,39 +555,29 @@ def _answer(record: InboundEmail, *, user: Any, rule: str) -> OutboxEmail | None
     )
 
 
-def _rule_text(rule: str) -> str:
-    """What the Celtic! rule ``rule`` says; empty for no rule, or a rule of a kind whose
-    errors name no rule of Celtic!'s."""
-    try:
-        return Rule(rule).explanation if rule else ""
-    except ValueError:
-        return ""
-
-
 def _inbound_summary(record: InboundEmail) -> dict[str, str]:
     """What the answer shows of the email received, as it is now."""
     return {"outcome": record.outcome, "notation": record.notation, "detail": record.detail}
 
 
 def _position_context(game: Game, *, user: Any, record: InboundEmail) -> dict[str, Any]:
-    """The game, the opponent, the drawn position, what the move played gave (the flips of
-    a stack and where it may go, for a kind whose turn has several choices), and whose turn
-    it is (or the result)."""
+    """The game, the opponent, the drawn position, what the move played gave (the kind's
+    words: the flips of a stack and where it may go, for Celtic Knot), and whose turn it is
+    (or the result, in the kind's words when the board ended the game)."""
     names = {other.pk: profile_get(user=other).name for other in opponents(game, user)}
     opponent_name = and_join(list(names.values()))
+    kind = game.game_kind
     state = game_position(game=game)
-    data = game.game_kind.position_data(state)
+    seat = game.seat_of(user)
     choice_lines: list[str] = []
-    if "phase" in data and record.outcome == Outcome.MOVED and record.ply is not None:
-        before = game.game_kind.position_data(game_position(game=game, ply=record.ply))
-        played = state.steps[record.ply :]
-        choice_lines = choice_answer(before, data, played=played, seat=game.seat_of(user))
+    if record.outcome == Outcome.MOVED and record.ply is not None and seat is not None:
+        before = game_position(game=game, ply=record.ply)
+        choice_lines = kind.choice_report(before, state, seat)
     if not game.is_active:
         board_over = state.is_over() and game.termination == Game.Termination.NORMAL
-        engine = getattr(state, "engine", None)  # Celtic!'s engine: its result in words
-        board_over = board_over and engine is not None
-        result = describe_result(engine.result()) if board_over else game.result or "no result"
-        turn = f"The game is over ({game.get_status_display().lower()}): {result}."
+        words = kind.result_words(state) if board_over else ""
+        turn = f"The game is over ({game.get_status_display().lower()}): "
+        turn += f"{words or game.result or 'no result'}."
     elif is_turn_of(game, user):
         turn = "It is your move."
     else:
@@ -598,10 +585,10 @@ def _position_context(game: Game, *, user: Any, record: InboundEmail) -> dict[st
     return {
         "game": game,
         "opponent_name": opponent_name,
-        "position": game.game_kind.text(state),
+        "position": kind.text(state),
         "turn_line": turn,
         "choice_lines": choice_lines,
-        "reply_instruction": reply_instruction(data) if is_turn_of(game, user) else "",
+        "reply_instruction": kind.choice_prompt(state) if is_turn_of(game, user) else "",
     }
 
 

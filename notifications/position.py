@@ -6,9 +6,9 @@ position, and the board picture the HTML part shows inline. Turns already played
 change, so the email shows the position as it was when queued, however late it is rendered.
 
 Everything here reads a game through its kind (``game.game_kind``): the text drawing, the
-SVG (sent as a PNG), the position data and the stored steps. What a kind's position data
-holds decides what is listed: a tile supply (Celtic!) or coins per seat and the flips of a
-stack waiting for its destination (Celtic Knot).
+SVG (sent as a PNG), the stored steps, and its words for the player: what each seat has
+left (Celtic!'s tiles, Celtic Knot's coins), what the seat to act drew and how to reply
+(Celtic Knot's flips and destinations).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from accounts.selectors import profile_get
 from games.kinds.base import State, Step, StepKind
-from games.kinds.knot.notation import flips_sum
 from games.models import Game
 from games.selectors import game_position
 
@@ -45,7 +44,7 @@ def position_for_email(
     game = context.get("game")
     if ply is None and context.get(REPLY_PLY) is not None:
         state = game_position(game=game, ply=context[REPLY_PLY])
-        return {"reply_instruction": reply_instruction(game.game_kind.position_data(state))}, ""
+        return {"reply_instruction": game.game_kind.choice_prompt(state)}, ""
     if ply is None:
         return {}, ""
     state = game_position(game=game, ply=ply)
@@ -61,21 +60,25 @@ def position_svg(game: Game, *, state: State, seat: int | None = None) -> str:
 
 def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
     """What a turn email shows of the position: the other seats' turns since ``user``'s
-    last one, the kind's text drawing (for the plain text), what each seat has left, the
-    flips waiting for a destination, how to reply, the number of the turn (for a kind that
-    counts turns apart from steps), and ``board_cid`` (the inline PNG the HTML part shows,
-    see ``position_svg``)."""
+    last one, the kind's text drawing (for the plain text), what each seat has left, what
+    the player drew and must now choose and how to reply (the kind's words), the number of
+    the turn (for a kind that counts turns apart from steps), and ``board_cid`` (the inline
+    PNG the HTML part shows, see ``position_svg``)."""
     seat = game.seat_of(user)
-    data = game.game_kind.position_data(state)
-    left_title, left = _pieces_left(game, data, seat=seat)
+    kind = game.game_kind
+    left_title, left = kind.holdings(
+        state, viewer_seat=seat, player_name=lambda other: _player_name(game, other)
+    )
     return {
         "opponent_turns": turns_since(game, state.steps, seat=seat, to_act=state.to_act),
-        "position": game.game_kind.text(state),
+        "position": kind.text(state),
         "left_title": left_title,
-        "tiles_left": left,
-        "flips_line": flips_line(data) if seat is not None and data.get("to_act") == seat else "",
-        "reply_instruction": reply_instruction(data),
-        "move_number": data["turns"] + 1 if isinstance(data.get("turns"), int) else None,
+        "tiles_left": [{"name": h.name, "count": h.count, "shapes": h.detail} for h in left],
+        "flips_line": (
+            kind.pending_choice_line(state) if seat is not None and seat == state.to_act else ""
+        ),
+        "reply_instruction": kind.choice_prompt(state),
+        "move_number": kind.turn_number(state),
         "board_cid": BOARD_CID,
     }
 
@@ -145,110 +148,6 @@ def _turn_text(turn: _Turn, *, who: str) -> str:
 # --- what each seat has left ---------------------------------------------------------------------
 
 
-def _pieces_left(
-    game: Game, data: Mapping[str, Any], *, seat: int | None
-) -> tuple[str, list[dict[str, Any]]]:
-    """The title and rows of what each seat has left: a tile supply per colour (the
-    player's first, then the others', then the neutral tiles), or coins per seat."""
-    if isinstance(data.get("supply"), dict):
-        return "Tiles left", _tiles_left(game, data["supply"], seat=seat)
-    if isinstance(data.get("coins"), dict):
-        return "Coins left", _coins_left(game, data, seat=seat)
-    return "", []
-
-
-def _tiles_left(
-    game: Game, supply: Mapping[str, Mapping[str, int]], *, seat: int | None
-) -> list[dict[str, Any]]:
-    """E.g. {"name": "You (Orange)", "count": 12, "shapes": "C2 T3 S3 B2 K2"} per supply;
-    a supply named after no seat (Neutral) comes last."""
-    names = {game.seat_name(s).lower(): s for s in range(1, game.seat_count + 1)}
-    order = sorted(supply, key=lambda key: (key not in names, names.get(key) != seat))
-    rows = []
-    for key in order:
-        shapes = supply[key]
-        owner = names.get(key)
-        if owner is None:
-            name = key.title()
-        else:
-            name = f"{'You' if owner == seat else 'Opponent'} ({game.seat_name(owner)})"
-        rows.append(
-            {
-                "name": name,
-                "count": sum(shapes.values()),
-                "shapes": " ".join(f"{shape}{n}" for shape, n in shapes.items() if n),
-            }
-        )
-    return rows
-
-
-def _coins_left(game: Game, data: Mapping[str, Any], *, seat: int | None) -> list[dict[str, Any]]:
-    """E.g. {"name": "2 Blue, Bob", "count": 5, "shapes": ""} per seat in seat order ("You"
-    for the player; "left the game" for a seat that left)."""
-    playing = set(data.get("playing", []))
-    rows = []
-    for number in range(1, game.seat_count + 1):
-        who = "you" if number == seat else profile_get(user=game.user_at(number)).name
-        rows.append(
-            {
-                "name": f"{number} {game.seat_name(number)}, {who}",
-                "count": data["coins"].get(str(number), 0),
-                "shapes": "" if number in playing else "left the game",
-            }
-        )
-    return rows
-
-
-# --- the flips and how to reply -----------------------------------------------------------------
-
-
-def flips_line(data: Mapping[str, Any]) -> str:
-    """``You flipped H T: 3. Reply with your destination: c3, e1.`` while a stack's
-    destination is to be chosen (a kind whose position data has flips), else empty."""
-    flips = data.get("flips")
-    if not flips:
-        return ""
-    destinations = ", ".join(data.get("destinations", []))
-    return f"{_flipped(flips)}. Reply with your destination: {destinations}."
-
-
-def _flipped(flips: str) -> str:
-    """``You flipped H T: 3`` (the points the flips give)."""
-    return f"You flipped {' '.join(flips)}: {flips_sum(flips)}"
-
-
-def choice_answer(
-    before: Mapping[str, Any], after: Mapping[str, Any], *, played: Sequence[Step], seat: int | None
-) -> list[str]:
-    """What a choice by email gave, for a kind whose turn has several choices (its position
-    data, ``before`` and ``after`` it, has a phase); ``played``: the steps since. A square
-    gives its flips and destinations (or a pass when none is reachable); a destination moves
-    the stack, and a landing that earns an extra move gives that move's flips at once."""
-    mine = [step for step in played if step.seat == seat]
-    if before.get("phase") is None or not mine:
-        return []
-    lines = []
-    first = mine[0].notation.split()
-    if before.get("phase") == "route":
-        lines.append(f"Your stack on {before.get('stack')} moved to {first[0]}.")
-        if len(first) < 2:  # no extra move: the turn is over
-            return lines
-        lines.append(f"The landing earns an extra move, the stack on {first[0]} moves again.")
-    if after.get("to_act") == seat and after.get("flips"):
-        lines.append(flips_line(after))
-    else:
-        lines.append(f"{_flipped(first[-1])}: no destination is reachable, so your turn passed.")
-    return lines
-
-
-def reply_instruction(data: Mapping[str, Any]) -> str:
-    """What a reply names now, for a kind whose turn has several choices (its position data
-    has a phase): the square to move from, or the destination; empty otherwise (the reply
-    hint then shows a whole move)."""
-    phase = data.get("phase")
-    if phase == "route":
-        return f"reply with your destination: {', '.join(data.get('destinations', []))}"
-    choices = data.get("choices") or []
-    if phase in ("square", "extra") and choices:
-        return f"reply with the square you move from, e.g. {choices[0]}"
-    return ""
+def _player_name(game: Game, seat: int) -> str:
+    """The name the player in ``seat`` shows (what each seat has left names them)."""
+    return profile_get(user=game.user_at(seat)).name

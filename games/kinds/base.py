@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -156,6 +156,17 @@ class State(ABC):
         """The seats from first place to last once over; None while the game goes on."""
 
 
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """One line of what is left to play with: a seat's, or a supply no seat owns."""
+
+    name: str
+    """Whose, as the player reads it: ``You (Orange)``, ``2 Blue, ann``, ``Neutral``."""
+    count: int
+    detail: str = ""
+    """What the count is made of (``C2 T3 S3``), or why it stays (``left the game``)."""
+
+
 class GameKind(ABC):
     """A game the platform can host."""
 
@@ -234,6 +245,51 @@ class GameKind(ABC):
     @abstractmethod
     def position_data(self, state: State) -> dict[str, object]:
         """The position as plain data for the API and the kind's page script."""
+
+    # --- words for players (emails, the API): defaults for a kind whose reply is a whole turn
+
+    def pending_chance(self, state: State) -> str:
+        """The chance outcome the pending choice depends on, in the kind's notation (Celtic
+        Knot: the flips ``HT`` of a stack waiting for its destination); empty when none."""
+        return ""
+
+    def pending_choice_line(self, state: State) -> str:
+        """What the seat to act drew and must now choose, said to that seat (Celtic Knot:
+        ``You flipped H T: 3. Reply with your destination: c3, e1.``); empty when none."""
+        return ""
+
+    def choice_prompt(self, state: State) -> str:
+        """What the seat to act names in its reply when a turn takes several choices
+        (``reply with your destination: c3, e1``); empty when one reply is a whole move."""
+        return ""
+
+    def choice_report(self, before: State, after: State, seat: int) -> list[str]:
+        """What ``seat``'s choice played from ``before`` to ``after`` gave, one sentence a line
+        (the flips a square gave, an extra move earned); empty when the choice says it all."""
+        return []
+
+    def rule_explanation(self, rule: str) -> str:
+        """The rule an ``IllegalChoiceError.rule`` names, in words a player can act on; empty
+        for a rule the kind does not explain."""
+        return ""
+
+    def result_words(self, state: State) -> str:
+        """The result of a game over on the board, said in full (Celtic!: the result with
+        its knots and scores); empty when ``result_text`` says it all."""
+        return ""
+
+    def turn_number(self, state: State) -> int | None:
+        """The number of the turn now (the first is 1), for a kind whose turn may take
+        several steps (Celtic Knot); None when every step is a turn of its own."""
+        return None
+
+    def holdings(
+        self, state: State, *, viewer_seat: int | None, player_name: Callable[[int], str]
+    ) -> tuple[str, list[Holding]]:
+        """What is left to play with, said to ``viewer_seat`` (``player_name(seat)`` names
+        a seat's player): a title (Celtic!: ``Tiles left``) and a line a seat, or a supply
+        no seat owns; ``("", [])`` for a kind that counts nothing."""
+        return "", []
 
     def check_seat_count(self, count: int) -> None:
         """Raise ``KindError`` unless a game of this kind may have ``count`` seats."""

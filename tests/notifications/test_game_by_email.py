@@ -19,6 +19,7 @@ from django.core import mail
 
 from games import services as game_services
 from games.clock import ClockKind, TimeControl
+from games.kinds.celtic.render import describe_result
 from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
@@ -155,6 +156,10 @@ def test_a_whole_game_by_email_replies_only(alice, bob):
     assert game.status == Game.Status.FINISHED and game.termination == "normal"
     assert plies_by_email >= 10
     assert InboundEmail.objects.exclude(outcome__in=["moved", "accepted"]).count() == 0
+    # the answer to the last move says the result in full: the knots and both score lists
+    last_answer = OutboxEmail.objects.filter(event="email_move_reply").latest("pk")
+    result = describe_result(game_position(game=game).engine.result())
+    assert f"The game is over (finished): {result}." in last_answer.body_text
     results = {row.recipient: row for row in OutboxEmail.objects.filter(event="game_finished")}
     assert set(results) == {alice, bob}
     for user in (alice, bob):

@@ -14,14 +14,13 @@ from accounts.models import PushDevice
 from accounts.selectors import profile_get
 from games import services as game_services
 from games.kinds.base import Step, StepKind
-from games.kinds.celtic.errors import Rule
 from games.models import Game
 from games.png import board_png
 from games.selectors import game_position
 from notifications.events import deadline_reminders_queue, on_deadline_near
-from notifications.inbound import _rule_text, inbound_email_receive
+from notifications.inbound import inbound_email_receive
 from notifications.models import InboundEmail, OutboxEmail, OutboxPush
-from notifications.position import choice_answer, turns_since
+from notifications.position import turns_since
 from notifications.reply_tokens import reply_token_parse, tokens_in_address
 from notifications.services import outbox_email_send
 from rankings.selectors import rating_changes_for_game
@@ -292,12 +291,6 @@ def test_a_refused_choice_says_why_in_the_kinds_words(players):
     assert_fresh_token(answer, game, players[0])
 
 
-def test_a_rule_is_explained_only_when_it_is_one_of_celtics():
-    assert _rule_text("") == ""
-    assert _rule_text("Route") == ""
-    assert _rule_text("occupied") == Rule.OCCUPIED.explanation
-
-
 def test_the_result_lists_the_whole_finishing_order_with_colours_and_rating_changes(players):
     ann, ben, cai, dee = players
     game = knot_game(players)
@@ -418,23 +411,3 @@ def test_the_scan_reminds_once_a_turn_whatever_its_steps(players):
     assert deadline_reminders_queue(now=game.deadline - timedelta(hours=20)) == [game.pk]
     reminded = OutboxEmail.objects.filter(event="deadline_reminder").order_by("pk")
     assert list(reminded.values_list("recipient", flat=True)) == [ann.pk, ben.pk]
-
-
-def test_flips_that_reach_nowhere_are_answered_with_the_pass():
-    square = {"phase": "square", "to_act": 1}
-    route = {"phase": "route", "to_act": 1, "stack": "a1", "flips": "H", "destinations": ["a2"]}
-    next_seat = {"phase": "square", "to_act": 2, "flips": None}
-    flipped = [Step(1, StepKind.MOVE, "a1 HH"), Step(1, StepKind.PASS)]
-    assert choice_answer(square, next_seat, played=flipped, seat=1) == [
-        "You flipped H H: 2: no destination is reachable, so your turn passed."
-    ]
-    landed = [Step(1, StepKind.MOVE, "a2 TT"), Step(1, StepKind.PASS)]
-    assert choice_answer(route, next_seat, played=landed, seat=1) == [
-        "Your stack on a1 moved to a2.",
-        "The landing earns an extra move, the stack on a2 moves again.",
-        "You flipped T T: 4: no destination is reachable, so your turn passed.",
-    ]
-    assert choice_answer(route, next_seat, played=[Step(1, StepKind.MOVE, "a2")], seat=1) == [
-        "Your stack on a1 moved to a2."
-    ]
-    assert choice_answer({"to_act": 1}, next_seat, played=flipped, seat=1) == []  # no phases

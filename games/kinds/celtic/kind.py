@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from games.kinds.base import (
     Chance,
@@ -10,6 +10,7 @@ from games.kinds.base import (
     Departure,
     FinishingOrder,
     GameKind,
+    Holding,
     IllegalChoiceError,
     KindError,
     Options,
@@ -18,10 +19,10 @@ from games.kinds.base import (
     Step,
     StepKind,
 )
-from games.kinds.celtic.errors import IllegalMoveError, NotationError
+from games.kinds.celtic.errors import IllegalMoveError, NotationError, Rule
 from games.kinds.celtic.notation import Forfeit, Move, Pass, Turn
 from games.kinds.celtic.record import GameRecord
-from games.kinds.celtic.render import last_placed, render_state
+from games.kinds.celtic.render import describe_result, last_placed, render_state
 from games.kinds.celtic.scoring import RESULT_TEXTS
 from games.kinds.celtic.state import GameState, Variant
 from games.kinds.celtic.svg import board_svg, knot_strand_colours
@@ -199,6 +200,37 @@ class CelticKind(GameKind):
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_engine(state))
+
+    def rule_explanation(self, rule: str) -> str:
+        """What the rule ``rule`` (a ``Rule`` value: ``window``, ``mismatch``...) says."""
+        try:
+            return Rule(rule).explanation
+        except ValueError:
+            return ""
+
+    def result_words(self, state: State) -> str:
+        """The board's result with its knots and both score lists, once the board is over."""
+        engine = _engine(state)
+        return describe_result(engine.result()) if engine.is_over() else ""
+
+    def holdings(
+        self, state: State, *, viewer_seat: int | None, player_name: Callable[[int], str]
+    ) -> tuple[str, list[Holding]]:
+        """The tiles left in each supply: the viewer's (``You (Orange)``), the opponent's,
+        then the neutral one, e.g. ``Holding("You (Orange)", 12, "C2 T3 S3 B2 K2")``."""
+        engine = _engine(state)
+        order = sorted(Colour, key=lambda c: (c not in SEAT_OF, SEAT_OF.get(c) != viewer_seat))
+        return "Tiles left", [_supply_line(engine, colour, viewer_seat) for colour in order]
+
+
+def _supply_line(engine: GameState, colour: Colour, viewer_seat: int | None) -> Holding:
+    shapes = engine.supply(colour)
+    seat = SEAT_OF.get(colour)
+    name = colour.value.title()
+    if seat is not None:
+        name = f"{'You' if seat == viewer_seat else 'Opponent'} ({name})"
+    detail = " ".join(f"{shape.letter}{n}" for shape, n in shapes.items() if n)
+    return Holding(name, sum(shapes.values()), detail)
 
 
 def _record(state: State, headers: Mapping[str, str]) -> GameRecord:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from games.kinds.base import (
     Chance,
     FinishingOrder,
     GameKind,
+    Holding,
     KindError,
     Options,
     SeatRange,
@@ -16,6 +17,13 @@ from games.kinds.base import (
 )
 from games.kinds.knot.record import order_from_result, record_text, result_text
 from games.kinds.knot.render import board_svg, board_text, position_data
+from games.kinds.knot.replies import (
+    choice_prompt,
+    choice_report,
+    coins_left,
+    pending_flips,
+    pending_line,
+)
 from games.kinds.knot.state import KnotState, replay_steps
 
 SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
@@ -89,6 +97,30 @@ class KnotKind(GameKind):
 
     def position_data(self, state: State) -> dict[str, object]:
         return position_data(_knot(state), SEAT_NAMES)
+
+    def pending_chance(self, state: State) -> str:
+        return pending_flips(_knot(state))
+
+    def pending_choice_line(self, state: State) -> str:
+        return pending_line(_knot(state))
+
+    def choice_prompt(self, state: State) -> str:
+        return choice_prompt(_knot(state))
+
+    def choice_report(self, before: State, after: State, seat: int) -> list[str]:
+        return choice_report(_knot(before), _knot(after), seat)
+
+    def turn_number(self, state: State) -> int | None:
+        return _knot(state).core.turns + 1
+
+    def holdings(
+        self, state: State, *, viewer_seat: int | None, player_name: Callable[[int], str]
+    ) -> tuple[str, list[Holding]]:
+        knot = _knot(state)
+        names = SEAT_NAMES[: knot.seat_count]
+        return "Coins left", coins_left(
+            knot, names, viewer_seat=viewer_seat, player_name=player_name
+        )
 
 
 def _knot(state: State) -> KnotState:
