@@ -14,13 +14,13 @@ left (Celtic!'s tiles, Celtic Knot's coins), what the seat to act drew and how t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from accounts.selectors import profile_get
 from games.kinds.base import State, Step, StepKind
 from games.models import Game
 from games.selectors import game_position
+from games.turns import Turn, group_turns
 
 # The Content-ID of the board picture in a turn email's HTML part.
 BOARD_CID = "board@celtic"
@@ -86,33 +86,6 @@ def position_context(game: Game, *, state: State, user: Any) -> dict[str, Any]:
 # --- the turns since the player's last ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Turn:
-    """Consecutive steps of one seat: one turn (a departure is a turn of its own)."""
-
-    seat: int
-    steps: tuple[Step, ...]
-
-    @property
-    def moved(self) -> bool:
-        return any(step.kind == StepKind.MOVE for step in self.steps)
-
-
-def _turns(steps: Sequence[Step]) -> list[_Turn]:
-    turns: list[_Turn] = []
-    for step in steps:
-        last = turns[-1] if turns else None
-        if (
-            last is not None
-            and last.seat == step.seat
-            and StepKind.LEAVE not in (step.kind, last.steps[-1].kind)
-        ):
-            turns[-1] = _Turn(step.seat, (*last.steps, step))
-        else:
-            turns.append(_Turn(step.seat, (step,)))
-    return turns
-
-
 def turns_since(
     game: Game, steps: Sequence[Step], *, seat: int | None, to_act: int | None
 ) -> list[str]:
@@ -120,18 +93,18 @@ def turns_since(
     as a sentence ("Blue played f5 NE", "Blue passed (no legal move)", "Green resigned"), a
     turn of several as the record writes its line, then the seat ("2 b1 T c2 (Blue)").
     ``seat``'s own turn still going on (``to_act``) is skipped. Empty at the start."""
-    turns = _turns(steps)
+    turns = group_turns(steps)
     if turns and to_act is not None and turns[-1].seat == to_act == seat:
         turns.pop()  # the turn being played: its flips are shown apart
     shown: list[str] = []
     for turn in reversed(turns):
-        if turn.seat == seat and turn.moved:
+        if turn.seat == seat and any(step.kind == StepKind.MOVE for step in turn.steps):
             break
         shown.append(_turn_text(turn, who=game.seat_name(turn.seat)))
     return shown[::-1]
 
 
-def _turn_text(turn: _Turn, *, who: str) -> str:
+def _turn_text(turn: Turn, *, who: str) -> str:
     if len(turn.steps) > 1:
         line = " ".join(step.notation or step.kind.value for step in turn.steps)
         return f"{turn.seat} {line} ({who})"
