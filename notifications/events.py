@@ -28,6 +28,7 @@ from accounts.models import Profile, default_reminder_hours
 from accounts.selectors import profile_get, vacation_intervals_by_user
 from accounts.validators import MAX_REMINDER_HOURS
 from celtictext import and_join
+from games.boards import kind_pages
 from games.clock import Interval, Pauses, running_time, running_time_at_least
 from games.models import Challenge, Game, GameMessage
 from games.selectors import game_clock, game_position, termination_text
@@ -180,15 +181,15 @@ def on_game_started(game: Game) -> None:
 
 def on_game_finished(game: Game) -> None:
     """A game ended (finished or annulled): every player hears the result, the finishing
-    order with each player's rating change, and (Celtic!) the knots."""
-    board = _final_board(game)
+    order with each player's rating change, and what the kind says of the last position."""
+    summary = _final_summary(game)
     ending = termination_text(game=game)
     changes = rating_changes_for_game(game_id=game.pk)
     places = _places(game, changes=changes)
     for user in game.seat_users():
         context = game_context(game, user)
         context.update(
-            board,
+            summary,
             outcome=_outcome(game, user),
             places=places,
             termination=ending,
@@ -212,21 +213,17 @@ def _change_context(change: RatingChange | None) -> dict[str, Any] | None:
     return {"before": change.before, "after": change.after, "signed_delta": change.signed_delta}
 
 
-def _final_board(game: Game) -> dict[str, Any]:
-    """The closed knots of the final position and each colour's knot scores, best first,
-    from the kind's position data (a Celtic! game's; nothing for a kind without knots)."""
-    data = game.game_kind.position_data(game_position(game=game))
-    knots, scores = data.get("knots"), data.get("scores")
-    if not isinstance(knots, list) or not isinstance(scores, dict):
+def _final_summary(game: Game) -> dict[str, Any]:
+    """The kind's summary of the last position (``GameKind.final_summary``) and the partial
+    that shows it (its pages' ``finished_email_template``); nothing when the kind names no
+    partial or has nothing to say."""
+    template = kind_pages(game.kind).finished_email_template
+    if template is None:
         return {}
-    return {
-        "knots": [
-            {"size": len(knot["cells"]), "orange": knot["orange"], "blue": knot["blue"]}
-            for knot in knots
-        ],
-        "orange_scores": ", ".join(map(str, scores["orange"])) or "none",
-        "blue_scores": ", ".join(map(str, scores["blue"])) or "none",
-    }
+    summary = game.game_kind.final_summary(game_position(game=game))
+    if not summary:
+        return {}
+    return {"final_summary": summary, "final_summary_template": template}
 
 
 def _outcome(game: Game, user: Any) -> str:

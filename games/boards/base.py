@@ -54,7 +54,9 @@ class KindPages:
     seat, each with its number, seat, text and ply); the default numbers the rounds, as
     Celtic!'s record does. ``counts_turns``: a turn may take several steps, so the game
     tables count the turns from the moves rather than show the ply. ``rules_url``: the name
-    of the URL of the kind's rules, the game page's "Rules" link."""
+    of the URL of the kind's rules, the game page's "Rules" link. ``finished_email_template``:
+    the partials (this name with ``.txt`` and ``.html``) with which the game-finished email
+    shows the kind's ``final_summary`` (as ``final_summary``); None to show none."""
 
     board_template: str
     side_template: str | None
@@ -65,6 +67,7 @@ class KindPages:
     move_list_template: str = "games/_move_list.html"
     counts_turns: bool = False
     rules_url: str = "learn:rules"
+    finished_email_template: str | None = None
 
 
 def generic_game_board(request: BoardRequest) -> dict[str, Any]:

@@ -125,5 +125,6 @@ PAGES = KindPages(
     analysis_side_template="games/kinds/celtic/analysis_side.html",
     game_board=game_board,
     analysis_board=analysis_board,
+    finished_email_template="games/kinds/celtic/finished_email",
 )
 """Celtic!'s pages."""

@@ -195,5 +195,6 @@ PAGES = KindPages(
     move_list_template="games/kinds/knot/_move_list.html",
     counts_turns=True,
     rules_url="learn:knot_rules",
+    finished_email_template="games/kinds/knot/finished_email",
 )
 """Celtic Knot's pages."""

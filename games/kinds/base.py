@@ -278,6 +278,12 @@ class GameKind(ABC):
         its knots and scores); empty when ``result_text`` says it all."""
         return ""
 
+    def final_summary(self, state: State) -> dict[str, object]:
+        """What the game-finished email says of the last position, as plain JSON-able data
+        for the kind's email partial (Celtic!: the closed knots and both score lists; Celtic
+        Knot: each seat's coins left and their distance); empty to say nothing."""
+        return {}
+
     def turn_number(self, state: State) -> int | None:
         """The number of the turn now (the first is 1), for a kind whose turn may take
         several steps (Celtic Knot); None when every step is a turn of its own."""

@@ -37,6 +37,7 @@ def test_a_kind_whose_reply_is_a_whole_move_says_nothing_more() -> None:
     assert COUNTING.result_words(state) == ""
     assert COUNTING.turn_number(state) is None
     assert COUNTING.holdings(state, viewer_seat=1, player_name=str) == ("", [])
+    assert COUNTING.final_summary(state) == {}
 
 
 def test_knot_asks_for_a_square_then_for_a_destination_after_the_flips() -> None:
@@ -117,6 +118,48 @@ def test_knot_lists_every_seats_coins_in_seat_order_naming_the_players() -> None
     assert all(isinstance(line, Holding) and line.count >= 0 for line in lines)
     assert KNOT.turn_number(state) == 1  # seat 1's turn, its extra move included, goes on
     assert KNOT.turn_number(knot_after("a1", "a2", "c1")) == 2
+
+
+def test_celtic_sums_up_a_final_board_by_its_knots_and_both_score_lists() -> None:
+    state = CELTIC.new_state(2)
+    assert CELTIC.final_summary(state) == {
+        "knots": [],
+        "orange_scores": "none",  # no knot, no score
+        "blue_scores": "none",
+    }
+    rng = random.Random(1)
+    while not state.is_over():
+        state.play(rng.choice(state.legal_choices()))
+    data = CELTIC.position_data(state)
+    knots, scores = data["knots"], data["scores"]
+    assert isinstance(knots, list) and knots, "pick a seed whose game closes a knot"
+    assert isinstance(scores, dict)
+    assert CELTIC.final_summary(state) == {
+        "knots": [
+            {"size": len(knot["cells"]), "orange": knot["orange"], "blue": knot["blue"]}
+            for knot in knots
+        ],
+        "orange_scores": ", ".join(map(str, scores["orange"])),
+        "blue_scores": ", ".join(map(str, scores["blue"])),
+    }
+
+
+def test_knot_sums_up_each_seats_coins_and_distance_and_who_left() -> None:
+    assert KNOT.final_summary(knot_after()) == {}  # before any move: nothing to tell
+    assert KNOT.final_summary(knot_after("a1")) == {
+        "seats": [
+            {"name": name, "coins": 6, "distance": 54, "left": False}  # a coin on each X and O
+            for name in ("Red", "Blue", "Green")
+        ]
+    }
+    state = knot_after("a1", "a2", "c1")  # Red's stack went on, closer to the exit
+    state.leave(3, Departure.RESIGN)
+    seats = KNOT.final_summary(state)["seats"]
+    assert isinstance(seats, list)
+    red, blue, green = seats
+    assert red["distance"] < blue["distance"] == 54 and red["coins"] == blue["coins"] == 6
+    assert (red["left"], blue["left"], green["left"]) == (False, False, True)
+    assert green["coins"] == 0  # a seat that leaves takes its coins off the board
 
 
 def _no_names(seat: int) -> str:

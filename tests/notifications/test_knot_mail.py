@@ -318,6 +318,36 @@ def test_the_result_lists_the_whole_finishing_order_with_colours_and_rating_chan
     assert "you won" in latest("game_finished", ben).body_text
 
 
+def test_the_result_says_each_seats_coins_and_distance_at_the_end_and_no_celtic_words(
+    players,
+):
+    ann, ben, cai = players[:3]
+    game = play_turn(knot_game(players[:3]))  # Red's first turn moves one of its stacks
+    for leaver in (cai, ben):  # Red wins
+        game_services.game_resign(game_id=game.pk, user=leaver)
+    core = game_position(game=game).core
+    seats = [
+        f"Red: {core.coins[0]} coins, {core.distance(0)} to go",
+        "Blue: left the game",
+        "Green: left the game",
+    ]
+    heading = "Coins left on the board at the end, and their distance to the exit:"
+    for user in (ann, ben, cai):
+        row = send(latest("game_finished", user))
+        assert "\n".join([heading, *(f"- {seat}" for seat in seats)]) + "\n" in row.body_text
+        assert f"<p>{heading}</p>" in row.body_html
+        assert "".join(f"<li>{seat}</li>" for seat in seats) in row.body_html
+        for celtic in ("knot of", "Closed knots", "No closed knot", "Knot scores", "Orange"):
+            assert celtic not in row.body_text and celtic not in row.body_html
+
+
+def test_a_result_before_any_move_says_nothing_of_the_coins(players):
+    game = knot_game(players[:2])
+    game_services.game_resign(game_id=game.pk, user=players[0])
+    row = send(latest("game_finished", players[1]))
+    assert "you won" in row.body_text and "Coins left" not in row.body_text
+
+
 def test_the_seed_never_appears_in_an_email_while_the_game_runs(players):
     game = game_services.game_start(players=players[:3], kind="knot")
     seed = game.chance_seed

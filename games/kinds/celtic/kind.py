@@ -213,6 +213,19 @@ class CelticKind(GameKind):
         engine = _engine(state)
         return describe_result(engine.result()) if engine.is_over() else ""
 
+    def final_summary(self, state: State) -> dict[str, object]:
+        """The closed knots (each one's size and what it scores for each colour) and each
+        colour's knot scores, best first, as text (``none`` for no score)."""
+        result = _engine(state).result()
+        return {
+            "knots": [
+                {"size": len(knot.cells), "orange": knot.orange, "blue": knot.blue}
+                for knot in result.knots
+            ],
+            "orange_scores": _scores_text(result.score.orange),
+            "blue_scores": _scores_text(result.score.blue),
+        }
+
     def holdings(
         self, state: State, *, viewer_seat: int | None, player_name: Callable[[int], str]
     ) -> tuple[str, list[Holding]]:
@@ -221,6 +234,11 @@ class CelticKind(GameKind):
         engine = _engine(state)
         order = sorted(Colour, key=lambda c: (c not in SEAT_OF, SEAT_OF.get(c) != viewer_seat))
         return "Tiles left", [_supply_line(engine, colour, viewer_seat) for colour in order]
+
+
+def _scores_text(scores: Sequence[int]) -> str:
+    """Knot scores as the emails list them: ``5, 3``, or ``none``."""
+    return ", ".join(map(str, scores)) or "none"
 
 
 def _supply_line(engine: GameState, colour: Colour, viewer_seat: int | None) -> Holding:

@@ -14,6 +14,7 @@ from games.kinds.base import (
     SeatRange,
     State,
     Step,
+    StepKind,
 )
 from games.kinds.knot.record import order_from_result, record_text, result_text
 from games.kinds.knot.render import board_svg, board_text, position_data
@@ -109,6 +110,26 @@ class KnotKind(GameKind):
 
     def choice_report(self, before: State, after: State, seat: int) -> list[str]:
         return choice_report(_knot(before), _knot(after), seat)
+
+    def final_summary(self, state: State) -> dict[str, object]:
+        """Each seat's coins left on the board and their total distance to the exit, seat 1
+        first (``left``: the seat left the game, and its coins the board); empty before any
+        move, when there is nothing to tell."""
+        knot = _knot(state)
+        if not any(step.kind == StepKind.MOVE for step in knot.steps):
+            return {}
+        core = knot.core
+        return {
+            "seats": [
+                {
+                    "name": SEAT_NAMES[seat],
+                    "coins": core.coins[seat],
+                    "distance": core.distance(seat),
+                    "left": not core.playing[seat],
+                }
+                for seat in range(core.seat_count)
+            ]
+        }
 
     def turn_number(self, state: State) -> int | None:
         return _knot(state).core.turns + 1
