@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -441,7 +442,13 @@ class GameSummarySerializer(serializers.ModelSerializer):
     @extend_schema_field(ClockSerializer(allow_null=True))
     def get_clock(self, obj: Game) -> dict[str, Any] | None:
         data = clock_data(obj, self._clock)
-        return None if data is None else ClockSerializer(data).data
+        return None if data is None else self._clock_serializer.to_representation(data)
+
+    @cached_property
+    def _clock_serializer(self) -> ClockSerializer:
+        """One for every game of a page, as a nested field would be (a serializer made per
+        game copies its declared fields each time)."""
+        return ClockSerializer()
 
     def _seconds_left(self, game: Game, seat: GameSeat) -> int | None:
         """The running time left while it is ``seat``'s turn, else their stored bank."""
