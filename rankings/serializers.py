@@ -193,7 +193,12 @@ class HistoryEntryOutputSerializer(serializers.Serializer):
         """The opponent of an Elo kind's game; null for the other kinds."""
         if getattr(entry, "opponent_id", None) is None:
             return None
-        return OpponentOutputSerializer(entry).data
+        return self._opponent.to_representation(entry)
+
+    @cached_property
+    def _opponent(self) -> OpponentOutputSerializer:
+        """One for every row of the history, as a nested field would be."""
+        return OpponentOutputSerializer()
 
 
 class TournamentPerformanceOutputSerializer(serializers.Serializer):
