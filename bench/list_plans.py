@@ -78,9 +78,10 @@ def _seed(rng: random.Random, args: argparse.Namespace) -> list[Any]:
 
 
 def _seed_games(rng: random.Random, users: list[Any], count: int, *, now: Any) -> None:
-    """``count`` games, nine in ten public, four in five finished with one seat winning."""
+    """``count`` games, nine in ten public, four in five finished by a random seat's
+    resignation (the kind says the other seat wins)."""
     from games import services as game_services
-    from games.kinds import get_kind
+    from games.kinds.base import Departure
     from games.models import Game
 
     pairs = [(tuple(rng.sample(users, 2)), rng.random() < 0.9) for _ in range(count)]
@@ -90,11 +91,10 @@ def _seed_games(rng: random.Random, users: list[Any], count: int, *, now: Any) -
         for game in games:
             if rng.random() < 0.2:
                 continue
-            first = rng.choice([1, 2])
-            order = (frozenset({first}), frozenset({3 - first}))
-            game_services.game_finish(
+            game_services.game_seat_leave(  # in the caller's transaction, as under the lock
                 game=game,
-                result=get_kind(game.kind).result_text(order),
+                seat=rng.choice([1, 2]),
+                how=Departure.RESIGN,
                 termination=Game.Termination.RESIGNATION,
                 now=now,
             )

@@ -11,9 +11,7 @@ their own emails about games with them.
 
 from __future__ import annotations
 
-import functools
 import itertools
-import operator
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -412,12 +410,8 @@ def _games_awaiting_a_vacation(user_ids: list[int], *, now: datetime) -> list[in
     found: list[int] = []
     for start in range(0, len(user_ids), VACATION_BATCH):
         batch = user_ids[start : start + VACATION_BATCH]
-        awaiting = functools.reduce(
-            operator.or_, (Game.objects.awaiting(user_id) for user_id in batch)
-        )
-        found += awaiting.filter(vacation_allowed=True, deadline__gt=now).values_list(
-            "pk", flat=True
-        )
+        awaiting = Game.objects.awaiting_any(batch).filter(vacation_allowed=True, deadline__gt=now)
+        found += awaiting.order_by().values_list("pk", flat=True)  # ids, in no order
     return found
 
 

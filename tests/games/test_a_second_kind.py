@@ -108,6 +108,30 @@ def test_moves_go_round_the_seats_and_the_end_gives_a_finishing_order(trio):
     ]  # fmt: skip
 
 
+def test_awaiting_any_finds_the_games_where_one_of_the_players_is_to_move(trio):
+    trio_game = _seek_filled(trio)
+    first = trio_game.user_to_move()
+    trio_game = services.move_submit(
+        game_id=trio_game.pk, user=first, expected_ply=0, notation="1"
+    ).game
+    second = trio_game.user_to_move()
+    (third,) = set(trio) - {first, second}
+    duel = services.game_start(players=[third, first])  # third, in seat 1, to move
+
+    def awaiting(users) -> set[int]:
+        games = Game.objects.awaiting_any([user.pk for user in users])
+        return set(games.values_list("pk", flat=True))
+
+    assert awaiting([second]) == {trio_game.pk}
+    assert awaiting([first]) == set()  # seated in both, to move in neither
+    assert awaiting([]) == set()
+    assert awaiting(trio) == {trio_game.pk, duel.pk}
+    for user in trio:  # the same games as ``awaiting`` for each player
+        assert awaiting([user]) == set(Game.objects.awaiting(user).values_list("pk", flat=True))
+    services.game_resign(game_id=duel.pk, user=third)
+    assert awaiting(trio) == {trio_game.pk}  # only games in progress
+
+
 def test_a_refused_choice_says_how_to_write_one_and_changes_nothing(trio):
     game = _seek_filled(trio)
     with pytest.raises(errors.InvalidNotation, match="write 1 or 2") as caught:

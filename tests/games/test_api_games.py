@@ -435,3 +435,15 @@ _STATES = {
         "2026-03-02T10:00:00.250000Z",
     ),
 }  # fmt: skip
+
+
+def test_a_player_is_shown_with_the_fields_the_schema_declares(alice, bob):
+    from accounts.models import Profile
+    from games.serializers import PlayerSerializer
+
+    Profile.objects.filter(user=bob).update(display_name="Bob the Builder")
+    bob.refresh_from_db()
+    declared = list(PlayerSerializer().fields)  # what the OpenAPI schema shows
+    assert declared == ["username", "display_name"]
+    assert PlayerSerializer(alice).data == {"username": "alice", "display_name": "alice"}
+    assert PlayerSerializer(bob).data == {"username": "bob", "display_name": "Bob the Builder"}
