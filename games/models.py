@@ -331,9 +331,17 @@ class Game(TimeControlFields):
     @property
     def seat_list(self) -> list[GameSeat]:
         """The seats in order, with players and profiles: prefetched by ``with_players``, or
-        read on first use and kept on the instance (a prefetch already done costs nothing)."""
-        prefetch_related_objects([self], SEATS_WITH_PLAYERS)
-        return list(self.seats.all())
+        read on first use; kept on the instance until ``refresh_from_db``."""
+        seats = self.__dict__.get("_seats_read")
+        if seats is None:
+            prefetch_related_objects([self], SEATS_WITH_PLAYERS)  # no query once prefetched
+            seats = self.__dict__["_seats_read"] = list(self.seats.all())
+        return list(seats)
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        """Read the game again; its seats too, on their next use."""
+        self.__dict__.pop("_seats_read", None)
+        super().refresh_from_db(*args, **kwargs)
 
     def seat_row(self, seat: int) -> GameSeat:
         return self.seat_list[seat - 1]

@@ -7,6 +7,7 @@ naming its module (which defines ``KIND``) in ``BUILT_IN``, or at run time with 
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from games.kinds.base import GameKind, KindError
@@ -49,7 +50,9 @@ def all_kinds() -> list[GameKind]:
     return list(_registry.values())
 
 
+@functools.cache
 def _load_built_in() -> None:
+    """Import the built-in kinds and register them, once (later calls cost nothing)."""
     for module in BUILT_IN:
         kind: GameKind = importlib.import_module(module).KIND
         _registry.setdefault(kind.id, kind)

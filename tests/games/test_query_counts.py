@@ -177,3 +177,21 @@ def test_a_move_reads_vacations_and_lines_only_when_there_are_some(alice, bob, m
     assert not ConditionalLine.objects.filter(game=game).exists()
     bob_clock = response.json()["game"]["clock"]
     assert (bob_clock["side"], bob_clock["paused"]) == ("blue", "vacation")
+
+
+def test_a_games_seats_are_read_once_and_again_after_refresh_from_db():
+    alice, bob = make_user("seats_alice"), make_user("seats_bob")
+    started = services.game_start(players=[alice, bob])
+    game = type(started).objects.get(pk=started.pk)
+
+    with CaptureQueriesContext(connection) as first:
+        assert [seat.user for seat in game.seat_list] == [alice, bob]
+    with CaptureQueriesContext(connection) as again:
+        game.user_to_move(), game.seat_of(bob), game.seat_list
+    game.seat_row(2).time_left = None  # a change made through the game is seen by its readers
+    assert game.seat_time_left(2) is None
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as after_refresh:
+        assert game.seat_time_left(2) is not None  # read again from the database
+
+    assert (len(first), len(again), len(after_refresh)) == (1, 0, 1)
