@@ -424,6 +424,7 @@ SPECTACULAR_SETTINGS = {
         "MembershipOutcomeEnum": "leagues.models.Membership.Outcome",
         "LadderChallengeStatusEnum": "ladders.models.LadderChallenge.Status",
         "LadderEventKindEnum": "ladders.models.LadderEvent.Kind",
+        "KnotPhaseEnum": "games.position_serializers.KNOT_PHASES",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

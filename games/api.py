@@ -36,6 +36,7 @@ from games.models import (
     IdempotentRequest,
     Move,
 )
+from games.position_serializers import POSITION
 
 _errors = error_responses(
     not_found="No such object (or not visible).",
@@ -460,7 +461,7 @@ class GamePositionApi(APIView):
         description="With `after`, the position the tried moves reach from there (an "
         "analysis board).",
         parameters=[TRIED_MOVES],
-        responses={200: s.PositionSerializer, **_errors(400, 404)},
+        responses={200: POSITION, **_errors(400, 404)},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int, ply: int) -> Response:

@@ -15,6 +15,7 @@ from games.clock import ClockKind, ClockReading, PauseReason, TimeControl
 from games.kinds import DEFAULT_KIND
 from games.kinds.base import GameKind
 from games.models import Challenge, ConditionalLine, Game, GameSeat, Move
+from games.position_serializers import POSITION
 from games.selectors import game_clock
 
 
@@ -465,49 +466,6 @@ def _colour_seat(game: Game, colour: str) -> GameSeat | None:
     return game.seat_row(names.index(colour) + 1)
 
 
-class TileSerializer(serializers.Serializer):
-    cell = serializers.CharField(help_text="Cell a1 to i9.")
-    sides = serializers.CharField(help_text="Open sides in N E S W order, e.g. 'NE'.")
-    shape = serializers.CharField(help_text="X cross, T tee, I straight, L bend, U cap.")
-    colour = serializers.ChoiceField(choices=["orange", "blue", "neutral"])
-
-
-class KnotSerializer(serializers.Serializer):
-    cells = serializers.ListField(child=serializers.CharField(), help_text="Cells it visits.")
-    orange = serializers.IntegerField(help_text="Orange tiles it visits (its score for Orange).")
-    blue = serializers.IntegerField(help_text="Blue tiles it visits (its score for Blue).")
-
-
-class SupplySerializer(serializers.Serializer):
-    orange = serializers.DictField(child=serializers.IntegerField(), help_text="Shape → count.")
-    blue = serializers.DictField(child=serializers.IntegerField())
-    neutral = serializers.DictField(child=serializers.IntegerField())
-
-
-class ScoresSerializer(serializers.Serializer):
-    orange = serializers.ListField(child=serializers.IntegerField())
-    blue = serializers.ListField(child=serializers.IntegerField())
-
-
-class PositionSerializer(serializers.Serializer):
-    """A Celtic! position (the kind's own position data: a game of another kind answers
-    the data its kind defines)."""
-
-    ply = serializers.IntegerField(help_text="Turns played to reach this position.")
-    to_move = serializers.CharField(allow_null=True)
-    is_over = serializers.BooleanField(help_text="True when neither player can move.")
-    tiles = TileSerializer(many=True)
-    demand_cells = serializers.ListField(
-        child=serializers.CharField(), help_text="Empty cells where a path end points."
-    )
-    supply = SupplySerializer()
-    knots = KnotSerializer(many=True, help_text="Closed paths and what each scores.")
-    scores = ScoresSerializer(help_text="Each player's knot scores, highest first.")
-    board_result = serializers.CharField(
-        help_text="Who the knots favour now: 1-0, 0-1 or 1/2-1/2 (the game's result once over)."
-    )
-
-
 @extend_schema_serializer(deprecate_fields=["side"])
 class TurnSerializer(serializers.ModelSerializer):
     side = serializers.SerializerMethodField(
@@ -573,7 +531,7 @@ class GameDetailSerializer(GameSummarySerializer):
             rows = obj.moves.all()
         return list(TurnSerializer(rows, many=True).data)
 
-    @extend_schema_field(PositionSerializer)
+    @extend_schema_field(POSITION)
     def get_position(self, obj: Game) -> dict[str, Any]:
         return self.context["position"]
 

@@ -6,7 +6,9 @@ then checks every answer: no server error, a status code and content type the do
 a body that matches the documented schema, invalid input refused, authentication enforced
 where it is declared, unknown methods answered 405.
 
-Valid requests name real objects (a game, a message, an open seek, a spare token).
+Valid requests name real objects (a game, a message, an open seek, a spare token); the
+game is Celtic! and Celtic Knot in turn, each with a message of its own, so that the
+answers of both kinds (their positions above all) are checked against the document.
 The number of examples per operation is bounded to keep the run to a minute or two
 (``SCHEMATHESIS_MAX_EXAMPLES`` raises it, ``SCHEMATHESIS_RANDOM=1`` draws new examples, for
 a longer local run). Besides those, schemathesis' coverage phase tries each operation's
@@ -15,6 +17,7 @@ boundary values (every value of an enum, lengths at their limits, missing fields
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -84,10 +87,12 @@ def _keep_the_test_connection() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class World:
-    """The caller's token, and ids of real objects the caller may act on."""
+    """The caller's token, and ids of real objects the caller may act on; ``knot``: the
+    game and message ids of a Celtic Knot game, used in turn with those of ``ids``."""
 
     key: str
     ids: dict[str, int]
+    knot: dict[str, int]
 
 
 @pytest.fixture
@@ -105,7 +110,20 @@ def world(db: Any) -> World:
     _, key = api_token_create(user=alice, name="schemathesis")
     ids = {"game_id": game.pk, "message_id": message.pk, "challenge_id": seek.pk}
     ids |= _league_and_ladder_ids(organiser=bob, player=alice)
-    return World(key=key, ids={**ids, "token_id": spare.pk, **_a_running_knockout(alice)})
+    ids |= {"token_id": spare.pk, **_a_running_knockout(alice)}
+    return World(key=key, ids=ids, knot=_a_knot_game(alice, bob))
+
+
+def _a_knot_game(player: User, opponent: User) -> dict[str, int]:
+    """A Celtic Knot game ``player`` (seat 1) plays: a square chosen, so that its position
+    holds flips and destinations; with a message."""
+    challenge = services.challenge_create(
+        challenger=player, opponent=opponent, kind="knot", seat_choice=1
+    )
+    game = services.challenge_accept(challenge_id=challenge.pk, user=opponent)
+    services.move_submit(game_id=game.pk, user=player, expected_ply=0, notation="a1")
+    message = services.message_post(game_id=game.pk, author=opponent, body="Bonne chance !")
+    return {"game_id": game.pk, "message_id": message.pk}
 
 
 def _a_running_knockout(organiser: Any) -> dict[str, int]:
@@ -157,7 +175,7 @@ def _league_and_ladder_ids(*, organiser: User, player: User) -> dict[str, int]:
 # addresses already taken, the days of vacation left this year, the game's length. Every
 # other check, and this one for every other operation, runs as schemathesis ships it.
 ALSO_REFUSED_WHEN_VALID = {
-    ("POST", "/api/v1/games/{game_id}/moves/"): "an illegal move (the rules of Celtic!)",
+    ("POST", "/api/v1/games/{game_id}/moves/"): "an illegal move (the rules of the game's kind)",
     ("POST", "/api/v1/games/{game_id}/conditional-moves/"): "a line with a move that does not "
     "parse or is illegal (the rules of Celtic!), a blank one included",
     ("POST", "/api/v1/challenges/"): "a Fischer cap below its bank; yourself as the opponent; "
@@ -252,14 +270,18 @@ def _load_schema() -> Any:
 
 schema = _load_schema()
 
+_KNOT_TURN = itertools.cycle((False, True))
+"""Whether the next valid request names the Celtic Knot game (every other one does)."""
+
 
 @schema.parametrize()
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_api_keeps_every_promise_of_its_openapi_document(case: Any, world: World) -> None:
-    """Valid requests name the real objects (random ids would only ever find nothing);
-    invalid ones keep their generated ids."""
+    """Valid requests name the real objects (random ids would only ever find nothing), a
+    Celtic! and a Celtic Knot game in turn; invalid ones keep their generated ids."""
     if case.meta is not None and case.meta.generation.mode.is_positive:
+        ids = world.ids | world.knot if next(_KNOT_TURN) else world.ids
         for name in case.path_parameters or {}:
-            if name in world.ids:
-                case.path_parameters[name] = world.ids[name]
+            if name in ids:
+                case.path_parameters[name] = ids[name]
     case.call_and_validate(headers={"Authorization": f"Token {world.key}"})

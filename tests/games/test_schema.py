@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 import yaml
 from django.core.management import call_command
+from openapi_schema_validator import OAS30ReadValidator
 from openapi_spec_validator import validate
+from rest_framework.test import APIClient
+
+from games import services
+from tests.accounts.factories import make_user
+from tests.games.conftest import API, submit, token_client
 
 GAME_PATHS = {
     "/api/v1/challenges/": {"get", "post"},
@@ -72,6 +79,79 @@ def test_the_move_submission_is_fully_described(schema):
     assert {"code", "detail", "rule", "current_ply", "expected"} <= set(error)
     move_input = schema["components"]["schemas"]["MoveInputRequest"]
     assert move_input["required"] == ["move", "ply"]
+
+
+def test_a_position_is_one_of_the_kinds_shapes(schema):
+    """Celtic!'s keeps its component name (generated clients use it); Celtic Knot's is added."""
+    components = schema["components"]["schemas"]
+    kinds = {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in POSITIONS.values()]}
+    assert components["GamePosition"] == kinds
+    game = components["GameDetail"]["properties"]["position"]
+    assert game["allOf"] == [{"$ref": "#/components/schemas/GamePosition"}]
+    replay = schema["paths"]["/api/v1/games/{game_id}/positions/{ply}/"]["get"]["responses"]
+    ok = replay["200"]["content"]["application/json"]["schema"]
+    assert ok == {"$ref": "#/components/schemas/GamePosition"}
+
+
+def test_every_key_of_a_knot_position_is_required_and_explained(schema):
+    knot = schema["components"]["schemas"]["KnotPosition"]
+    assert set(knot["required"]) == set(knot["properties"]) >= {"phase", "flips", "coins"}
+    assert all(spec.get("description") for spec in knot["properties"].values())
+    phases = schema["components"]["schemas"]["KnotPhaseEnum"]["enum"]
+    assert phases == ["square", "route", "extra", "over"]
+
+
+POSITIONS = {"celtic": "Position", "knot": "KnotPosition"}
+"""The schema component of each kind's position."""
+
+
+def validator(schema: dict[str, Any], component: str) -> OAS30ReadValidator:
+    """Checks an answer against ``component`` of the document (its references resolved)."""
+    return OAS30ReadValidator(
+        {"components": schema["components"], "$ref": f"#/components/schemas/{component}"}
+    )
+
+
+def positions_of_a_game(kind: str) -> list[dict[str, Any]]:
+    """A game of ``kind`` for two, two choices into it: its positions as the API answers them
+    (the detail's, and each ply's replay)."""
+    ann, ben = make_user(f"ann_{kind}"), make_user(f"ben_{kind}")
+    challenge = services.challenge_create(challenger=ann, opponent=ben, kind=kind, seat_choice=1)
+    game_id = services.challenge_accept(challenge_id=challenge.pk, user=ben).pk
+    by_seat = {1: token_client(ann), 2: token_client(ben)}
+    for ply in range(2):
+        legal = APIClient().get(f"{API}/games/{game_id}/legal-moves/").json()
+        answer = submit(by_seat[legal["seat_to_move"]], game_id, ply, legal["moves"][0])
+        assert answer.status_code == 201, answer.json()
+    detail = APIClient().get(f"{API}/games/{game_id}/").json()
+    replays = [APIClient().get(f"{API}/games/{game_id}/positions/{ply}/") for ply in range(3)]
+    assert all(replay.status_code == 200 for replay in replays)
+    return [detail["position"], *(replay.json() for replay in replays)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", sorted(POSITIONS))
+def test_a_real_games_positions_match_their_kinds_component_only(schema, kind):
+    positions = positions_of_a_game(kind)
+    own, game_position = validator(schema, POSITIONS[kind]), validator(schema, "GamePosition")
+    others = [validator(schema, name) for other, name in POSITIONS.items() if other != kind]
+    for position in positions:
+        own.validate(position)  # raises, saying which key is wrong
+        game_position.validate(position)  # exactly one of the shapes
+        assert not any(other.is_valid(position) for other in others)
+    if kind == "knot":  # before and after the square: both phases of a turn
+        assert (positions[1]["phase"], positions[2]["phase"]) == ("square", "route")
+
+
+@pytest.mark.django_db
+def test_a_knot_position_off_its_shape_is_refused(schema):
+    position = positions_of_a_game("knot")[2]  # after the square: its flips, destinations
+    knot = validator(schema, "KnotPosition")
+    assert position["phase"] == "route" and position["flips"] and position["destinations"]
+    for key, wrong in (("phase", "flip"), ("flips", 2), ("coins", {"1": "six"})):
+        assert not knot.is_valid({**position, key: wrong}), key
+    missing = {key: value for key, value in position.items() if key != "destinations"}
+    assert not knot.is_valid(missing)
 
 
 DEPRECATED = {
