@@ -28,7 +28,6 @@ import pytest
 import schemathesis
 from django.contrib.auth.models import Permission, User
 from django.core import signals
-from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from django.utils import timezone
@@ -49,18 +48,6 @@ from tournaments.models import TournamentGame
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"))
 DETERMINISTIC = os.environ.get("SCHEMATHESIS_RANDOM", "") == ""
 """The same examples on every run (CI stays reproducible); SCHEMATHESIS_RANDOM=1 explores."""
-
-
-@pytest.fixture(autouse=True)
-def _keep_the_test_connection() -> Iterator[None]:
-    """The app answers inside the test's transaction. At the end of each request Django
-    closes a connection that is in a transaction (PostgreSQL's would be lost); its own test
-    client stops that the same way."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture(autouse=True)
