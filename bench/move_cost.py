@@ -1,4 +1,4 @@
-"""Benchmark: what a move costs against the baseline request, in one process.
+"""Benchmark: what a move and the heavier reads cost against the baseline request.
 
     .venv/bin/python -m bench.move_cost
         [--database-url postgres://postgres@127.0.0.1:5432/celtic_scale] [--requests 300]
@@ -13,6 +13,8 @@ under a profiler to count Python function calls. Prints, for each: the median wa
 mean CPU time of this process (the database's own work is not in it) and the calls per
 request, and the move's ratio to the baseline for each. The calls are the same from run to
 run where the times are not: they tell whether a change made the move's own work smaller.
+The reads of the load test are costed the same way, each after its baseline: a page of the
+caller's games (`?mine=true`), a page of the ranking from the middle and a ranked player.
 `--write` puts the table into the "Move cost" section of docs/BENCHMARKS.md.
 """
 
@@ -156,7 +158,21 @@ def main() -> None:
             raise SystemExit(f"the move answered {status}: {content[:300]!r}")
         mover.played(body["move"])
 
-    requests = {scale_load.BASELINE: baseline, "move": move}
+    def read(path: str) -> Callable[[], None]:
+        def call() -> None:
+            status, content = site.call("GET", path, plan.tokens[0])
+            if status != 200:
+                raise SystemExit(f"{path} answered {status}: {content[:300]!r}")
+
+        return call
+
+    requests = {
+        scale_load.BASELINE: baseline,
+        "move": move,
+        "my games": read("/api/v1/games/?mine=true"),
+        "ranking list": read(plan.rank_page),
+        "ranking player": read(f"/api/v1/rankings/players/{plan.ranked_players[0]}/"),
+    }
     measure(requests, rounds=20)  # warm: connections, caches, imports
     load_start = scale_load.load_average()
     costs = measure(requests, rounds=args.requests)
@@ -179,9 +195,10 @@ def section_text(table: str, *, args: argparse.Namespace, machine: dict[str, str
 Command: `.venv/bin/python -m bench.move_cost --write` on the database of "Scale under
 load", {datetime.now(UTC):%Y-%m-%d}. The site's WSGI application called directly in one
 process (no server, no network, no other clients), PostgreSQL and Redis as in production:
-{args.requests} moves, each right after a baseline request, then the same again under a
-profiler for the Python function calls. CPU is this process's (the database's own work is
-not in it); the calls do not vary from run to run.
+{args.requests} moves, each right after a baseline request, and as many of each read of the
+load test (a page of the mover's games, of the ranking from the middle, a ranked player),
+then the same again under a profiler for the Python function calls. CPU is this process's
+(the database's own work is not in it); the calls do not vary from run to run.
 
 {scale_load.machine_line(machine)}
 
