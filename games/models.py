@@ -13,7 +13,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, prefetch_related_objects
+from django.db.models import (
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    prefetch_related_objects,
+)
 
 from games.clock import ClockKind, TimeControl
 from games.kinds import DEFAULT_KIND, get_kind
@@ -187,6 +195,22 @@ class GameQuerySet(models.QuerySet["Game"]):
         that PostgreSQL tests on every game: minutes for 200 players on 50,000 games.)"""
         to_move = GameSeat.objects.filter(user__in=user_ids, seat=F("game__seat_to_move"))
         return self.filter(pk__in=to_move.values("game_id"), status="active")
+
+    def with_mover(self) -> GameQuerySet:
+        """Annotate each game with what a scan of many games needs of its player to move, in
+        the same query and without building seats, players or profiles: ``mover_user_id``,
+        ``mover_time_left`` (their bank), and their profile's ``mover_time_zone`` and
+        ``mover_reminder_hours`` (None when they have no profile yet)."""
+        seat = GameSeat.objects.filter(game=OuterRef("pk"), seat=OuterRef("seat_to_move"))
+        profile = "user__profile__"
+        return self.annotate(
+            mover_user_id=Subquery(seat.values("user_id")[:1]),
+            mover_time_left=Subquery(seat.values("time_left")[:1]),
+            mover_time_zone=Subquery(seat.values(f"{profile}time_zone")[:1]),
+            mover_reminder_hours=Subquery(
+                seat.values(f"{profile}reminder_hours")[:1], output_field=models.JSONField()
+            ),
+        )
 
     def with_players(self) -> GameQuerySet:
         """Load every seat, its player and profile with the games (one more query)."""

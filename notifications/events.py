@@ -28,7 +28,7 @@ from accounts.validators import MAX_REMINDER_HOURS
 from celtictext import and_join
 from games.boards import kind_pages
 from games.clock import Interval, Pauses, running_time, running_time_at_least
-from games.models import Challenge, Game, GameMessage
+from games.models import SEATS_WITH_PLAYERS, Challenge, Game, GameMessage
 from games.selectors import game_clock, game_position, termination_text
 from notifications.email_events import Event
 from notifications.models import OutboxEmail
@@ -374,12 +374,13 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
     Only games that can be due are read: those whose deadline is within the reminder window
     of the largest reminder any player has chosen (``reminder_window``; at most
     ``REMINDER_WINDOW``), and those whose player to move has a vacation (found with one
-    query per ``VACATION_BATCH`` players on vacation, none when no one is). They come with
-    their players and profiles in one streamed query, handled ``chunk_size`` at a time so
-    memory stays bounded. The vacations that have not ended are read once (one row per
-    vacation, so bounded by the number of players). A chunk in which some reminder is due
-    costs one more query for the reminders already queued, then the work of those still to
-    send.
+    query per ``VACATION_BATCH`` players on vacation, none when no one is). They come in one
+    streamed query with what is needed of the player to move (``with_mover``: their bank,
+    time zone and reminder choices; no seats, players or profiles are built), handled
+    ``chunk_size`` at a time so memory stays bounded. The vacations that have not ended are
+    read once (one row per vacation, so bounded by the number of players). A chunk in which
+    some reminder is due costs one more query for the reminders already queued, one for the
+    seats and players of the games still to remind, then the work of each email.
     """
     vacations = vacation_intervals_by_user(user_ids=None, since=now)
     hours = _largest_reminder_chosen()
@@ -390,7 +391,7 @@ def deadline_reminders_queue(*, now: datetime, chunk_size: int = REMINDER_CHUNK)
             | Q(weekends_off=True, deadline__lte=now + reminder_window(hours, weekends_off=True))
             | Q(pk__in=_games_awaiting_a_vacation(list(vacations), now=now))
         )
-        .with_players()
+        .with_mover()
         .order_by("deadline", "pk")
         .iterator(chunk_size=chunk_size)
     )
@@ -434,7 +435,7 @@ def _reminders_queue_chunk(
     for game in games:
         hours = _reminder_due_in(game, now=now, vacations=vacations)
         if hours is not None:
-            mover = game.user_to_move().pk
+            mover = game.mover_user_id
             due[game.pk] = (hours, _reminder_key(game, user_id=mover, hours=hours))
     if not due:
         return []
@@ -443,10 +444,10 @@ def _reminders_queue_chunk(
             "dedupe_key", flat=True
         )
     )
+    to_remind = [game for game in games if game.pk in due and due[game.pk][1] not in queued]
+    prefetch_related_objects(to_remind, SEATS_WITH_PLAYERS)  # what the emails say
     reminded = []
-    for game in games:
-        if game.pk not in due or due[game.pk][1] in queued:
-            continue
+    for game in to_remind:
         with transaction.atomic():
             if on_deadline_near(
                 game,
@@ -461,18 +462,17 @@ def _reminders_queue_chunk(
 def _reminder_due_in(
     game: Game, *, now: datetime, vacations: dict[int, tuple[Interval, ...]]
 ) -> int | None:
-    """The smallest reminder of the player to move in ``game`` that is due now, or None."""
-    seat = game.seat_to_move
-    if seat is None or game.deadline is None:
+    """The smallest reminder of the player to move in ``game`` (read ``with_mover``) that
+    is due now, or None."""
+    if game.seat_to_move is None or game.deadline is None:
         return None
     # no profile yet: the choices and time zone it would be created with
-    profile = getattr(game.user_at(seat), "profile", None)
-    zone = profile.time_zone if profile is not None else DEFAULT_TIME_ZONE
+    zone = game.mover_time_zone or DEFAULT_TIME_ZONE
     return _reminder_due(
         deadline=game.deadline,
         now=now,
-        chosen=profile.reminder_hours if profile is not None else None,
-        bank=game.seat_time_left(seat),
+        chosen=game.mover_reminder_hours,
+        bank=game.mover_time_left,
         zone=zone if game.weekends_off else None,
         vacations=_vacations_counted(game, vacations),
     )
@@ -481,10 +481,11 @@ def _reminder_due_in(
 def _vacations_counted(
     game: Game, vacations: dict[int, tuple[Interval, ...]]
 ) -> tuple[Interval, ...]:
-    """The vacations of the player to move in ``game`` that stop its clock."""
+    """The vacations of the player to move in ``game`` (read ``with_mover``) that stop its
+    clock."""
     if not game.vacation_allowed:
         return ()
-    return vacations.get(game.user_to_move().pk, ())
+    return vacations.get(game.mover_user_id, ())
 
 
 def _reminder_due(

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import Profile
 from accounts.services import vacation_start
 from accounts.validators import MAX_REMINDER_HOURS
 from games import services as game_services
@@ -88,23 +89,23 @@ def _count(action) -> tuple[int, object]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_with_nothing_due_costs_four_queries(games):
+def test_a_run_with_nothing_due_costs_three_queries(games):
     _start_games(games)
     _start_games(2, time_control=TimeControl(days_per_move=3, weekends_off=True))
     queries, reminded = _count(lambda: deadline_reminders_queue(now=T0 + DAY))
-    # the vacations not over, the largest reminder chosen, the games, their seats with the
-    # movers' choices
-    assert (queries, reminded) == (4, [])
+    # the vacations not over, the largest reminder chosen, the games with their movers'
+    # banks, time zones and choices (no seats, players or profiles built)
+    assert (queries, reminded) == (3, [])
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("games", [3, 30])
-def test_a_run_after_the_reminders_went_out_costs_five_queries(games):
+def test_a_run_after_the_reminders_went_out_costs_four_queries(games):
     started = _start_games(games)
     now = T0 + timedelta(days=2, hours=1)  # 23 h left: the 24 h reminder is due
     assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in started)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
-    assert (queries, reminded) == (5, [])  # ... and the reminders already queued
+    assert (queries, reminded) == (4, [])  # ... and the reminders already queued
 
 
 @pytest.mark.django_db
@@ -198,9 +199,9 @@ def test_the_games_of_players_on_vacation_are_looked_up_in_batches(monkeypatch):
     now = T0 + 17 * DAY  # every deadline is beyond the window, but due on the clock
     assert sorted(deadline_reminders_queue(now=now)) == sorted(game.pk for game in games)
     queries, reminded = _count(lambda: deadline_reminders_queue(now=now + timedelta(minutes=5)))
-    # the vacations, the largest reminder, two batches of movers on vacation, the games, their
-    # seats, and the reminders already queued
-    assert (queries, reminded) == (7, [])
+    # the vacations, the largest reminder, two batches of movers on vacation, the games with
+    # their movers' choices, and the reminders already queued
+    assert (queries, reminded) == (6, [])
 
 
 @pytest.mark.django_db
@@ -216,3 +217,18 @@ def test_the_games_of_players_on_vacation_are_one_join_not_an_exists_per_player(
     # players on vacation among 50,000 games, against milliseconds for the join
     assert len(lookups) == 1
     assert "EXISTS" not in lookups[0].upper()
+
+
+@pytest.mark.django_db
+def test_the_scan_reads_the_movers_choices_from_the_game_row_without_building_seats():
+    started = _start_games(3)
+    mover = started[0].user_to_move()
+    set_profile(mover, reminder_hours=[48], time_zone="Asia/Tokyo")
+    (game,) = Game.objects.with_mover().filter(pk=started[0].pk)
+    seat = game.seat_row(game.seat_to_move)
+
+    assert (game.mover_user_id, game.mover_time_left) == (mover.pk, seat.time_left)
+    assert (game.mover_time_zone, game.mover_reminder_hours) == ("Asia/Tokyo", [48])
+    Profile.objects.filter(user=mover).delete()  # a player who never saved a profile
+    (game,) = Game.objects.with_mover().filter(pk=started[0].pk)
+    assert (game.mover_time_zone, game.mover_reminder_hours) == (None, None)
