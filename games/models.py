@@ -16,10 +16,10 @@ from django.db import models
 from django.db.models import (
     Exists,
     F,
+    FilteredRelation,
     OuterRef,
     Prefetch,
     Q,
-    Subquery,
     prefetch_related_objects,
 )
 
@@ -198,18 +198,17 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def with_mover(self) -> GameQuerySet:
         """Annotate each game with what a scan of many games needs of its player to move, in
-        the same query and without building seats, players or profiles: ``mover_user_id``,
-        ``mover_time_left`` (their bank), and their profile's ``mover_time_zone`` and
-        ``mover_reminder_hours`` (None when they have no profile yet)."""
-        seat = GameSeat.objects.filter(game=OuterRef("pk"), seat=OuterRef("seat_to_move"))
-        profile = "user__profile__"
+        the same query (one join of the seat to move) and without building seats, players or
+        profiles: ``mover_user_id``, ``mover_time_left`` (their bank), and their profile's
+        ``mover_time_zone`` and ``mover_reminder_hours`` (None when they have no profile)."""
+        mover = "mover_seat__"
         return self.annotate(
-            mover_user_id=Subquery(seat.values("user_id")[:1]),
-            mover_time_left=Subquery(seat.values("time_left")[:1]),
-            mover_time_zone=Subquery(seat.values(f"{profile}time_zone")[:1]),
-            mover_reminder_hours=Subquery(
-                seat.values(f"{profile}reminder_hours")[:1], output_field=models.JSONField()
-            ),
+            mover_seat=FilteredRelation("seats", condition=Q(seats__seat=F("seat_to_move")))
+        ).annotate(
+            mover_user_id=F(f"{mover}user_id"),
+            mover_time_left=F(f"{mover}time_left"),
+            mover_time_zone=F(f"{mover}user__profile__time_zone"),
+            mover_reminder_hours=F(f"{mover}user__profile__reminder_hours"),
         )
 
     def with_players(self) -> GameQuerySet:
