@@ -96,9 +96,11 @@ class Wsgi:
 
     def call(self, method: str, path: str, token: str, body: Any = None) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
+        path, _, query = path.partition("?")
         environ = {
             "REQUEST_METHOD": method,
             "PATH_INFO": path,
+            "QUERY_STRING": query,
             "SERVER_NAME": "localhost",
             "SERVER_PORT": "80",
             "HTTP_HOST": "localhost",

@@ -153,7 +153,8 @@ def ranking_countries(*, kind: str = conf.DEFAULT_KIND) -> list[str]:
 def kinds_with_results() -> list[str]:
     """The kinds with at least one result that counts, the default kind first (it is
     always listed, for an empty site's page)."""
-    kinds = set(RatedResult.objects.filter(annulled=False).values_list("kind", flat=True))
+    counting = RatedResult.objects.filter(annulled=False).order_by()  # no ordering: DISTINCT
+    kinds = set(counting.values_list("kind", flat=True).distinct())  # a row a kind
     return [conf.DEFAULT_KIND, *sorted(kinds - {conf.DEFAULT_KIND})]
 
 

@@ -347,8 +347,9 @@ def ratings_recompute(
 
 def _kinds_on_record() -> list[str]:
     """The kinds with results or ratings stored, and the default kind."""
-    kinds = set(RatedResult.objects.values_list("kind", flat=True).distinct())
-    kinds |= set(PlayerRating.objects.values_list("kind", flat=True).distinct())
+    # without the models' ordering, which DISTINCT would add to its columns: a row a kind
+    kinds = set(RatedResult.objects.order_by().values_list("kind", flat=True).distinct())
+    kinds |= set(PlayerRating.objects.order_by().values_list("kind", flat=True).distinct())
     return sorted(kinds | {DEFAULT_KIND})
 
 
