@@ -73,7 +73,9 @@ def move_submit(
     )
     if game.is_active and game.has_lines:
         rows += _conditional_reply(game, state=state, played=rows[0], now=now, away=away)
-    if game.is_active and _turn_began(game, seat=seat, rows=rows):
+    # a choice in the middle of a turn (Celtic Knot's square, a landing that earns an extra
+    # move) starts no turn: the mover sees what comes next where they chose
+    if game.is_active and _turn_over(state, seat=seat, played=[row.seat for row in rows]):
         events.publish(events.turn_started, games=[game])
     mover = game.user_to_move()
     mover_vacations = None if mover is None else vacations.get(mover.pk)
@@ -104,7 +106,8 @@ def _move_record(
         if game.deadline is not None and away
         else {}
     )
-    if not _turn_over(state, seat=seat, steps=steps):  # the same turn goes on: clock too
+    # the same turn goes on (a square, a landing that earns an extra move): its clock too
+    if not _turn_over(state, seat=seat, played=[step.seat for step in steps]):
         game.save(update_fields=["ply"])
         return rows, vacations
     bank_before = game.seat_time_left(seat)
@@ -123,20 +126,12 @@ def _move_record(
     return rows, vacations
 
 
-def _turn_over(state: State, *, seat: int, steps: list[Step]) -> bool:
-    """Whether ``seat``'s turn ended with ``steps``: the game is over, another seat is to act,
-    or another seat's turn passed in between (a Celtic! pass). A kind whose turn has several
-    choices (Celtic Knot's square, then destination) keeps one clock running through them."""
-    return state.is_over() or state.to_act != seat or any(step.seat != seat for step in steps)
-
-
-def _turn_began(game: Game, *, seat: int, rows: list[Move]) -> bool:
-    """Whether the steps ``rows``, begun by ``seat``'s choice, started another turn of the
-    locked, active ``game``: another seat is to act, or another seat's step came in between
-    (a Celtic! pass, a conditional reply). A choice in the middle of a turn (Celtic Knot's
-    square, a landing that earns an extra move) starts none: the mover sees what comes next
-    where they chose, so no one is told it is their turn."""
-    return game.seat_to_move != seat or any(row.seat != seat for row in rows)
+def _turn_over(state: State, *, seat: int, played: list[int]) -> bool:
+    """Whether ``seat``'s turn ended with the steps just played (``played``: their seats):
+    the game is over, another seat is to act, or another seat's step came in between (a
+    Celtic! pass, a conditional reply). A kind whose turn has several choices (Celtic Knot's
+    square, then destination) keeps one clock running through them, and starts no turn."""
+    return state.is_over() or state.to_act != seat or any(other != seat for other in played)
 
 
 def _steps_record(game: Game, steps: list[Step]) -> list[Move]:
