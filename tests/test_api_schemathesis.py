@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import User
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -40,7 +40,7 @@ from accounts.services import api_token_create
 from games import services
 from ladders import services as ladder_services
 from leagues import services as league_services
-from tests.accounts.factories import make_user
+from tests.accounts.factories import grant_permissions, make_user
 from tests.tournaments.conftest import grant
 from tournaments import services as tournament_services
 from tournaments.models import TournamentGame
@@ -137,15 +137,12 @@ def _a_running_knockout(organiser: Any) -> dict[str, int]:
 def _league_and_ladder_ids(*, organiser: User, player: User) -> dict[str, int]:
     """A league in registration and a ladder, both ``organiser``'s, with ``player`` in each
     (so that leaving, cancelling and carrying over have something to act on)."""
-    for app_label, codename in (
-        ("leagues", "organise_league"),
-        ("tournaments", "organise_tournament"),
-        ("ladders", "organise_ladder"),
-    ):
-        organiser.user_permissions.add(
-            Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        )
-    organiser = User.objects.get(pk=organiser.pk)  # fresh, so the permission cache is empty
+    organiser = grant_permissions(
+        organiser,
+        "leagues.organise_league",
+        "tournaments.organise_tournament",
+        "ladders.organise_ladder",
+    )
     league = league_services.league_create(
         organiser=organiser, name="Schema League", first_registration_opens_at=timezone.now()
     )

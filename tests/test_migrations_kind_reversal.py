@@ -13,7 +13,7 @@ from importlib import import_module
 
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import User
 from django.db.migrations.exceptions import IrreversibleError
 from django.db.models import Model
 
@@ -21,23 +21,19 @@ from games.models import Game, GameSeat
 from games.services import challenge_create, game_start
 from ladders import services as ladder_services
 from leagues import services as league_services
-from tests.accounts.factories import make_user
+from tests.accounts.factories import grant_permissions, make_user
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
 
 def _organiser() -> User:
-    user = make_user("orga")
-    for app, codename in (
-        ("tournaments", "organise_tournament"),
-        ("leagues", "organise_league"),
-        ("ladders", "organise_ladder"),
-    ):
-        user.user_permissions.add(
-            Permission.objects.get(codename=codename, content_type__app_label=app)
-        )
-    return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+    return grant_permissions(
+        make_user("orga"),
+        "tournaments.organise_tournament",
+        "leagues.organise_league",
+        "ladders.organise_ladder",
+    )
 
 
 def _tournament(organiser: User, name: str, kind: str) -> Model:

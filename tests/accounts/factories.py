@@ -35,12 +35,18 @@ def make_staff(username: str, *permissions: str) -> User:
     user = make_user(username)
     user.is_staff = True
     user.save()
+    return grant_permissions(user, *permissions)
+
+
+def grant_permissions(user: User, *permissions: str) -> User:
+    """``user`` read afresh (so the permission cache is empty) after being given
+    ``permissions`` (``app_label.codename``)."""
     for name in permissions:
         app_label, codename = name.split(".")
         user.user_permissions.add(
             Permission.objects.get(content_type__app_label=app_label, codename=codename)
         )
-    return User.objects.get(pk=user.pk)  # fresh, so the permission cache is empty
+    return User.objects.get(pk=user.pk)
 
 
 def make_moderator(username: str = "mod") -> User:
