@@ -7,6 +7,8 @@ rating in that game kind (Celtic Knot's Plackett-Luce rating beside a Knot game)
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ObjectDoesNotExist
@@ -30,17 +32,15 @@ def display_name(user: AbstractBaseUser) -> str:
 LINK_RATING_KIND = "celtic"
 
 
-def rating_of(user: AbstractBaseUser, kind: str = LINK_RATING_KIND) -> int | None:
-    """The user's rating in ``kind`` as a whole number (Elo for Celtic!), or None before
-    any rated game of it (read through ``prefetch_ratings``' cache when there is one)."""
+def rating_of(user: AbstractBaseUser, kind: str = LINK_RATING_KIND) -> Any | None:
+    """The user's rating in ``kind`` (a ``PlayerRating``), or None before any rated game of
+    it (read through ``prefetch_ratings``' cache when there is one)."""
     try:
         ratings = user.ranking_player.ratings.all()  # type: ignore[attr-defined]
     except ObjectDoesNotExist:
         return None
     rating = next((r for r in ratings if r.kind == kind), None)
-    if rating is None or not rating.games:
-        return None
-    return round(rating.shown)
+    return rating if rating is not None and rating.games else None
 
 
 @register.filter
@@ -63,10 +63,9 @@ def player_link_rated(user: AbstractBaseUser | None, kind: str = LINK_RATING_KIN
     rating = rating_of(user, kind)
     if rating is None:
         return player_link(user)
-    title = "Elo rating" if kind == LINK_RATING_KIND else "Rating in this game"
-    return format_html(
-        '{} <span class="rating" title="{}">{}</span>', player_link(user), title, rating
-    )
+    title = "Elo rating" if rating.elo is not None else "Rating in this game"
+    link, shown = player_link(user), round(rating.shown)
+    return format_html('{} <span class="rating" title="{}">{}</span>', link, title, shown)
 
 
 @register.simple_tag
